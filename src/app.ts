@@ -1,0 +1,58 @@
+import type { FastifyInstance } from "fastify";
+import { createRequire } from "node:module";
+import type { Config } from "./config.ts";
+import { openStore } from "./store/store.ts";
+import { createAnalyzer } from "./runtime/analyzer.ts";
+import { listShippedComponents } from "./runtime/registry-files.ts";
+import { Core } from "./core/core.ts";
+import { SecretBox } from "./lib/secret-box.ts";
+import { createHttpServer } from "./http/server.ts";
+import { loadSecretKey } from "./secret-key.ts";
+
+export const VERSION: string = createRequire(import.meta.url)("../package.json").version;
+
+export interface App {
+  http: FastifyInstance;
+  core: Core;
+  /** set when this start created the admin user: its key, to be shown once */
+  createdAdminKey?: string;
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  /** pino options, or false for silence (tests) */
+  logger?: boolean | object;
+}
+
+/** Wires every part from config. Never listens: main.ts does, and tests use inject or port 0. */
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
+  const store = await openStore({ kind: config.store, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const analyzer = createAnalyzer();
+  const core = new Core({
+    store,
+    analyzer,
+    secrets: new SecretBox(loadSecretKey(config.secretKey, config.dataDir)),
+    publicUrl: config.publicUrl,
+    fetchAllow: config.fetchAllow,
+    quotas: { dailyInvocations: config.dailyInvocationsQuota, dailyComputeTime: config.dailyComputeTimeQuota },
+  });
+  try {
+    await core.components.installShipped(listShippedComponents());
+    const createdAdminKey = await core.users.bootstrapAdmin(config.adminKey);
+    const http = await createHttpServer(core, {
+      logger: opts.logger ?? { level: config.logLevel },
+      bodyLimit: config.apiBodyLimit,
+      version: VERSION,
+      health: () => store.ping(),
+    });
+    http.addHook("onClose", async () => {
+      await analyzer.close();
+      await store.close();
+    });
+    return { http, core, createdAdminKey, close: () => http.close() };
+  } catch (err) {
+    await analyzer.close();
+    await store.close();
+    throw err;
+  }
+}

@@ -1,0 +1,156 @@
+import { Cron } from "croner";
+import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
+import type { SecretBox } from "../lib/secret-box.ts";
+import { invalid, type FieldProblem } from "../lib/errors.ts";
+
+// Configured props: checked against the component's declared props (components.md §2) and
+// stored in one normal form: secrets sealed, the timer as {intervalSeconds} or {cron}.
+
+export const DEFAULT_TIMER_SECONDS = 900;
+export const MASK = "********";
+
+export type TimerConfig = { intervalSeconds: number } | { cron: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function timerFrom(value: unknown, field: string, problems: FieldProblem[]): TimerConfig | undefined {
+  if (!isObject(value)) {
+    problems.push({ field, message: "must be an object with intervalSeconds or cron" });
+    return undefined;
+  }
+  const seconds = value.intervalSeconds ?? value.interval_seconds;
+  if (typeof value.cron === "string" && value.cron.trim() !== "") {
+    const fields = value.cron.trim().split(/\s+/).length;
+    try {
+      if (fields !== 5 && fields !== 6) throw new Error();
+      new Cron(value.cron, { paused: true, timezone: "UTC" }).stop();
+    } catch {
+      problems.push({ field: `${field}.cron`, message: "must be a valid 5 or 6 field cron expression" });
+      return undefined;
+    }
+    return { cron: value.cron.trim() };
+  }
+  if (typeof seconds === "number" && Number.isInteger(seconds) && seconds >= 1) return { intervalSeconds: seconds };
+  problems.push({ field: `${field}.intervalSeconds`, message: "must be an integer number of seconds >= 1" });
+  return undefined;
+}
+
+export function defaultTimer(prop: PropDefinition): TimerConfig {
+  const d = prop.default;
+  if (isObject(d)) {
+    if (typeof d.cron === "string") return { cron: d.cron };
+    const s = d.intervalSeconds ?? d.interval_seconds;
+    if (typeof s === "number" && s >= 1) return { intervalSeconds: Math.floor(s) };
+  }
+  return { intervalSeconds: DEFAULT_TIMER_SECONDS };
+}
+
+function optionValues(options: unknown[]): unknown[] {
+  return options.map((o) => (isObject(o) && "value" in o ? o.value : o));
+}
+
+function checkValue(p: PropDefinition, value: unknown, problems: FieldProblem[]): boolean {
+  const field = `configured_props.${p.name}`;
+  const fail = (message: string) => (problems.push({ field, message }), false);
+  const isInt = (v: unknown) => typeof v === "number" && Number.isInteger(v);
+  switch (p.type) {
+    case "string":
+      if (typeof value !== "string") return fail("must be a string");
+      break;
+    case "integer":
+      if (!isInt(value)) return fail("must be an integer");
+      if (p.min !== undefined && (value as number) < p.min) return fail(`must be >= ${p.min}`);
+      if (p.max !== undefined && (value as number) > p.max) return fail(`must be <= ${p.max}`);
+      break;
+    case "boolean":
+      if (typeof value !== "boolean") return fail("must be a boolean");
+      break;
+    case "object":
+      if (!isObject(value)) return fail("must be an object");
+      break;
+    case "string[]":
+      if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) return fail("must be an array of strings");
+      break;
+    case "integer[]":
+      if (!Array.isArray(value) || !value.every(isInt)) return fail("must be an array of integers");
+      break;
+    case "app":
+      if (!isObject(value)) return fail("must be an object (the app's auth)");
+      break;
+  }
+  if (Array.isArray(p.options) && p.options.length > 0 && p.type !== "app") {
+    const allowed = optionValues(p.options);
+    const values = Array.isArray(value) ? value : [value];
+    if (!values.every((v) => allowed.some((a) => JSON.stringify(a) === JSON.stringify(v)))) {
+      return fail(`must be one of ${JSON.stringify(allowed)}`);
+    }
+  }
+  return true;
+}
+
+/**
+ * The stored form of `given` for `meta`'s props. `previous` (an update) supplies values not
+ * given again, and secrets sent back as the mask keep their old value.
+ */
+export function normalizeProps(
+  meta: ComponentMeta,
+  given: unknown,
+  secrets: SecretBox,
+  previous: Record<string, unknown> = {},
+): Record<string, unknown> {
+  if (given !== undefined && given !== null && !isObject(given)) {
+    throw invalid("configured_props must be an object", [{ field: "configured_props", message: "must be an object" }]);
+  }
+  const input = (given ?? {}) as Record<string, unknown>;
+  const problems: FieldProblem[] = [];
+  const declared = new Map(meta.props.map((p) => [p.name, p]));
+  for (const name of Object.keys(input)) {
+    if (!declared.has(name)) problems.push({ field: `configured_props.${name}`, message: "is not a prop of this component" });
+  }
+  const out: Record<string, unknown> = {};
+  for (const p of meta.props) {
+    const value = input[p.name] !== undefined ? input[p.name] : previous[p.name];
+    if (p.type === "$.interface.http" || p.type === "$.service.db") continue;
+    if (p.type === "$.interface.timer") {
+      const timer = value === undefined ? defaultTimer(p) : timerFrom(value, `configured_props.${p.name}`, problems);
+      if (timer) out[p.name] = timer;
+      continue;
+    }
+    if (value === undefined || value === null) {
+      if (!p.optional && p.default === undefined && p.type !== "app") {
+        problems.push({ field: `configured_props.${p.name}`, message: "is required" });
+      }
+      continue;
+    }
+    const kept = input[p.name] === undefined || input[p.name] === MASK;
+    if (p.secret && kept && previous[p.name] !== undefined) {
+      out[p.name] = previous[p.name];
+      continue;
+    }
+    if (!checkValue(p, value, problems)) continue;
+    out[p.name] = p.secret ? secrets.seal(JSON.stringify(value)) : value;
+  }
+  if (problems.length) throw invalid("configured_props are not valid for this component", problems);
+  return out;
+}
+
+/** configured_props as the API shows them (decisions §4). */
+export function echoProps(meta: ComponentMeta, stored: Record<string, unknown>, endpointUrl: string | null) {
+  const out: Record<string, unknown> = {};
+  for (const p of meta.props) {
+    if (p.type === "$.service.db") continue;
+    if (p.type === "$.interface.http") {
+      out[p.name] = { endpoint_url: endpointUrl };
+      continue;
+    }
+    const value = stored[p.name];
+    if (p.type === "$.interface.timer") {
+      const t = (value ?? defaultTimer(p)) as TimerConfig;
+      out[p.name] = "cron" in t ? { cron: t.cron, interval_seconds: null } : { cron: null, interval_seconds: t.intervalSeconds };
+      continue;
+    }
+    if (value === undefined) continue;
+    out[p.name] = p.secret ? MASK : value;
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { Core } from "../../core/core.ts";
+import { requireAdmin } from "../../core/users.ts";
+import { componentView } from "../../core/components.ts";
+import { Component, ComponentBody, Filter, data, withErrors } from "../schemas.ts";
+
+export function componentRoutes(core: Core): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const save = { tags: ["components"], body: ComponentBody, response: withErrors({ 200: data(Component) }, [413, 422]) };
+
+    app.post("/components", { schema: save }, async (req) => ({
+      data: componentView(await core.components.save(req.user, req.body)),
+    }));
+
+    app.post(
+      "/components/registry",
+      { preValidation: async (req) => requireAdmin(req.user), schema: { ...save, response: withErrors({ 200: data(Component) }, [403, 413, 422]) } },
+      async (req) => ({ data: componentView(await core.components.save(null, req.body)) }),
+    );
+
+    app.get(
+      "/components/registry/:key",
+      {
+        schema: {
+          tags: ["components"],
+          params: Type.Object({ key: Type.String() }),
+          querystring: Type.Object(Filter),
+          response: withErrors({ 200: data(Component) }),
+        },
+      },
+      async (req) => ({ data: componentView(await core.components.registry(req.params.key)) }),
+    );
+
+    app.get(
+      "/components/:keyOrId",
+      {
+        schema: {
+          tags: ["components"],
+          params: Type.Object({ keyOrId: Type.String() }),
+          querystring: Type.Object(Filter),
+          response: withErrors({ 200: data(Component) }),
+        },
+      },
+      async (req) => ({ data: componentView(await core.components.get(req.user, req.params.keyOrId)) }),
+    );
+  };
+}

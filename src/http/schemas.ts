@@ -1,0 +1,141 @@
+import { Type, type TSchema } from "typebox";
+
+// Shapes of requests and responses, for validation, fast serialization and /v1/openapi.json.
+
+export const ErrorEnvelope = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    }),
+  },
+  { $id: "ErrorEnvelope" },
+);
+
+const errorRef = Type.Unsafe({ $ref: "ErrorEnvelope#" });
+
+/** The error statuses every authenticated route can answer with. */
+export function withErrors(ok: Record<number, TSchema>, extra: number[] = []): Record<number, TSchema> {
+  const out: Record<number, TSchema> = { ...ok };
+  for (const status of [400, 401, 404, 415, 500, ...extra]) out[status] = errorRef;
+  return out;
+}
+
+export const Filter = {
+  include: Type.Optional(Type.String({ description: "comma-separated fields to include" })),
+  exclude: Type.Optional(Type.String({ description: "comma-separated fields to exclude" })),
+};
+
+export const Paging = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  after: Type.Optional(Type.String()),
+  before: Type.Optional(Type.String()),
+};
+
+export const PageInfo = Type.Object({
+  total_count: Type.Integer(),
+  count: Type.Integer(),
+  start_cursor: Type.String(),
+  end_cursor: Type.String(),
+});
+
+export const page = (item: TSchema) => Type.Object({ page_info: PageInfo, data: Type.Array(item) });
+export const data = (item: TSchema) => Type.Object({ data: item });
+
+export const IdParams = Type.Object({ id: Type.String() });
+
+export const User = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  email: Type.String(),
+  admin: Type.Boolean(),
+  api_key: Type.String(),
+  daily_compute_time_quota: Type.Integer(),
+  daily_compute_time_used: Type.Integer(),
+  daily_invocations_quota: Type.Integer(),
+  daily_invocations_used: Type.Integer(),
+});
+
+/** Users listed by an admin: no key (only hashes are stored). */
+export const UserSummary = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  email: Type.String(),
+  admin: Type.Boolean(),
+  created_at: Type.Integer(),
+});
+
+export const ConfigurableProp = Type.Object(
+  {
+    name: Type.String(),
+    type: Type.String(),
+    label: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    app: Type.Optional(Type.String()),
+    default: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: true },
+);
+
+export const Component = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  code_hash: Type.String(),
+  name: Type.String(),
+  version: Type.String(),
+  configurable_props: Type.Array(ConfigurableProp),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+});
+
+export const ComponentBody = Type.Object({
+  component_code: Type.Optional(Type.String()),
+  component_url: Type.Optional(Type.String()),
+  ...Filter,
+});
+
+export const Source = Type.Object({
+  id: Type.String(),
+  user_id: Type.Optional(Type.String()),
+  component_id: Type.String(),
+  configured_props: Type.Object({}, { additionalProperties: true }),
+  active: Type.Boolean(),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+  name: Type.String(),
+  name_slug: Type.String(),
+});
+
+export const SourceBody = Type.Object({
+  component_id: Type.Optional(Type.String()),
+  component_code: Type.Optional(Type.String()),
+  component_url: Type.Optional(Type.String()),
+  key: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  configured_props: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  active: Type.Optional(Type.Boolean()),
+  ...Filter,
+});
+
+export const Subscription = Type.Object({
+  id: Type.String(),
+  emitter_id: Type.String(),
+  listener_id: Type.String(),
+  event_name: Type.String(),
+});
+
+export const SubscriptionParams = Type.Object({
+  emitter_id: Type.Optional(Type.String()),
+  listener_id: Type.Optional(Type.String()),
+  event_name: Type.Optional(Type.String()),
+  ...Filter,
+});
+
+export const AutoSubscription = Type.Object({
+  id: Type.String(),
+  event_name: Type.String(),
+  listener_id: Type.String(),
+});
+
+export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Boolean() });

@@ -1,0 +1,94 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import swagger from "@fastify/swagger";
+import { Ajv } from "ajv";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { Core } from "../core/core.ts";
+import { ErrorEnvelope } from "./schemas.ts";
+import { errorHandler, notFoundHandler } from "./errors.ts";
+import { authHook } from "./auth.ts";
+import { filterHook } from "./filter.ts";
+import { jsonBodyParser } from "./json-body.ts";
+import { userRoutes } from "./routes/users.ts";
+import { componentRoutes } from "./routes/components.ts";
+import { sourceRoutes } from "./routes/sources.ts";
+import { subscriptionRoutes } from "./routes/subscriptions.ts";
+
+export interface HttpOptions {
+  logger: FastifyServerOptions["logger"];
+  bodyLimit: number;
+  version: string;
+  /** answers GET /healthz: resolves when the store is usable */
+  health: () => Promise<void>;
+}
+
+// Query strings and path params are strings on the wire, so they are coerced (limit=10 → 10);
+// bodies are JSON and must already carry the right types ("true" is not a boolean).
+const ajvOptions = { allErrors: false, useDefaults: true, removeAdditional: false, strict: false } as const;
+const bodyAjv = new Ajv({ ...ajvOptions, coerceTypes: false });
+const paramAjv = new Ajv({ ...ajvOptions, coerceTypes: "array" });
+
+export async function createHttpServer(core: Core, opts: HttpOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger,
+    bodyLimit: opts.bodyLimit,
+    // one log line per request would cost more than the request itself; errors are still logged
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    // the spec writes /sources/ and /users/me/sources/ with a slash; clients that drop it still arrive
+    routerOptions: { ignoreTrailingSlash: true },
+    forceCloseConnections: "idle",
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === "body" ? bodyAjv.compile(schema) : paramAjv.compile(schema),
+  );
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "string" }, jsonBodyParser);
+  // Graceful shutdown: a response finished after close() began tells its client to hang up, so
+  // a keep-alive connection can't hold the server open once its request in flight is done.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_req, reply, payload) => {
+    if (closing) reply.header("connection", "close");
+    return payload;
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addSchema(ErrorEnvelope);
+
+  await app.register(swagger, {
+    // shared schemas keep their own names in the document (ErrorEnvelope, not def-0)
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    openapi: {
+      openapi: "3.0.3",
+      info: { title: "Tributary API", version: opts.version },
+      servers: [{ url: "/" }],
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  app.get("/healthz", { schema: { hide: true } }, async (_req, reply) => {
+    await opts.health();
+    reply.header("cache-control", "no-store");
+    return { ok: true };
+  });
+
+  await app.register(
+    async (v1) => {
+      v1.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+      await v1.register(async (api) => {
+        api.addHook("onRequest", authHook(core.users));
+        api.addHook("onSend", filterHook);
+        await api.register(userRoutes(core));
+        await api.register(componentRoutes(core));
+        await api.register(sourceRoutes(core));
+        await api.register(subscriptionRoutes(core));
+      });
+    },
+    { prefix: "/v1" },
+  );
+  return app;
+}

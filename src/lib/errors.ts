@@ -1,0 +1,44 @@
+// The one registry of error codes. Every error a client can see has a code here, and the
+// HTTP layer turns an AppError into the one envelope (decisions §2).
+
+export const ERROR_STATUS = {
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  invalid_request: 400,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  invalid_component: 422,
+  hook_failed: 422,
+  quota_exceeded: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: FieldProblem[];
+
+  constructor(code: ErrorCode, message: string, details?: FieldProblem[]) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    if (details && details.length > 0) this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const notFound = (what = "resource"): AppError => new AppError("not_found", `${what} not found`);
+
+export const invalid = (message: string, details?: FieldProblem[]): AppError =>
+  new AppError("invalid_request", message, details);

@@ -1,0 +1,29 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+
+// Secret prop values are stored encrypted at rest (components.md §2): AES-256-GCM, with a
+// random nonce per value, so equal secrets don't look equal in the store.
+const PREFIX = "enc:v1:";
+
+export class SecretBox {
+  readonly #key: Buffer;
+
+  constructor(key: Buffer) {
+    if (key.length !== 32) throw new Error("secret key must be 32 bytes");
+    this.#key = key;
+  }
+
+  seal(plain: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.#key, iv);
+    const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+    return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+  }
+
+  open(sealed: string): string {
+    if (!sealed.startsWith(PREFIX)) throw new Error("not a sealed value");
+    const raw = Buffer.from(sealed.slice(PREFIX.length), "base64url");
+    const decipher = createDecipheriv("aes-256-gcm", this.#key, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  }
+}

@@ -1,0 +1,35 @@
+// The ComponentAnalyzer core uses: one runner process, started on first use, describing each
+// component in a fresh isolate.
+import { AppError } from "../lib/errors.ts";
+import { RunnerProcess } from "./runner-process.ts";
+import type { ComponentAnalyzer, ComponentMeta } from "./types.ts";
+
+export interface AnalyzerOptions {
+  /** time budget for a component's top level plus its description (default 5000) */
+  timeoutMs?: number;
+  /** isolate memory limit (default 128, the per-isolate limit of components.md §6) */
+  memoryMb?: number;
+}
+
+// On top of the in-isolate budget: runner start-up, isolate creation and compiling. The host
+// deadline only fires when the runner itself is stuck, so it can be generous.
+const HOST_GRACE_MS = 2000;
+
+export function createAnalyzer(opts: AnalyzerOptions = {}): ComponentAnalyzer {
+  const timeoutMs = opts.timeoutMs ?? 5000;
+  const memoryMb = opts.memoryMb ?? 128;
+  const runner = new RunnerProcess();
+  return {
+    analyze(code: string): Promise<ComponentMeta> {
+      return runner.request<ComponentMeta>(
+        { type: "analyze", code, timeoutMs, memoryMb },
+        {
+          deadlineMs: timeoutMs + HOST_GRACE_MS,
+          onTimeout: () => new AppError("invalid_component", `component evaluation timed out (limit ${timeoutMs} ms)`),
+          onCrash: () => new AppError("invalid_component", "component crashed the sandbox while evaluating"),
+        },
+      );
+    },
+    close: () => runner.close(),
+  };
+}

@@ -1,0 +1,84 @@
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { AppError } from "../lib/errors.ts";
+import { RunnerProcess, type RequestOptions } from "./runner-process.ts";
+import type { RunnerRequest } from "./protocol.ts";
+
+const runner = new RunnerProcess({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts") });
+after(() => runner.close());
+
+const opts = (deadlineMs = 2000): RequestOptions => ({
+  deadlineMs,
+  onTimeout: () => new AppError("invalid_component", "timed out"),
+  onCrash: () => new AppError("invalid_component", "crashed"),
+});
+// The fake runner speaks its own request types.
+const req = (type: string, value?: unknown) => ({ type, value }) as unknown as RunnerRequest;
+
+interface Permissions {
+  pid: number;
+  fsWrite: boolean;
+  fsReadEtc: boolean;
+  fsReadRepo: boolean;
+  childProcess: boolean;
+  worker: boolean;
+  env: string[];
+}
+
+describe("RunnerProcess", () => {
+  it("answers requests by id, concurrently", async () => {
+    const results = await Promise.all([1, 2, 3].map((n) => runner.request(req("echo", n), opts())));
+    assert.deepEqual(results, [1, 2, 3]);
+  });
+
+  it("turns an error reply into an AppError with its code", async () => {
+    await assert.rejects(runner.request(req("fail", "nope"), opts()), { code: "invalid_component", message: "nope" });
+  });
+
+  it("starts the runner walled in: repo reads only, no writes, no child processes or workers, no env", async () => {
+    const p = await runner.request<Permissions>(req("permissions"), opts());
+    assert.equal(p.fsWrite, false);
+    assert.equal(p.fsReadEtc, false);
+    assert.equal(p.fsReadRepo, true);
+    assert.equal(p.childProcess, false);
+    assert.equal(p.worker, false);
+    assert.deepEqual(p.env, []);
+  });
+
+  it("kills a runner that overruns a deadline, and retries the innocent requests on a new one", async () => {
+    const before = await runner.request<Permissions>(req("permissions"), opts());
+    const innocent = runner.request(req("slow-echo", "ok"), opts(5000));
+    await assert.rejects(runner.request(req("hang"), opts(300)), { message: "timed out" });
+    assert.equal(await innocent, "ok");
+    const later = await runner.request<Permissions>(req("permissions"), opts());
+    assert.notEqual(later.pid, before.pid);
+  });
+
+  it("fails the requests of a runner that dies, and restarts on the next request", async () => {
+    const bystander = runner.request(req("slow-echo", "x"), opts());
+    await assert.rejects(runner.request(req("crash"), opts()), { message: "crashed" });
+    await assert.rejects(bystander, { message: "crashed" });
+    assert.equal(await runner.request(req("echo", "again"), opts()), "again");
+  });
+
+  it("refuses requests once closed", async () => {
+    const closed = new RunnerProcess({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts") });
+    assert.equal(await closed.request(req("echo", 1), opts()), 1);
+    await closed.close();
+    await assert.rejects(closed.request(req("echo", 1), opts()), { code: "unavailable" });
+  });
+
+  it("does not keep the host process alive while idle", () => {
+    const analyzer = pathToFileURL(join(import.meta.dirname, "analyzer.ts")).href;
+    const script = `import { createAnalyzer } from ${JSON.stringify(analyzer)};
+      const meta = await createAnalyzer().analyze("export default { name: 'idle' }");
+      console.log(meta.name);`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    assert.equal(r.signal, null, "host process hung (killed by the test timeout)");
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), "idle");
+  });
+});

@@ -1,0 +1,40 @@
+// Runner side of `analyze`: a fresh isolate per call, disposed afterwards, so nothing one
+// component does at its top level can leak into the next analysis.
+import ivm from "isolated-vm";
+import { AppError } from "../../lib/errors.ts";
+import type { ComponentMeta } from "../types.ts";
+import type { AnalyzeRequest } from "../protocol.ts";
+import { describeComponent } from "./describe.ts";
+import { loadComponent } from "./load-component.ts";
+import { parseDescribeResult } from "./meta.ts";
+import { createLimits, sandboxError } from "./sandbox-errors.ts";
+
+const MAX_META_CHARS = 1024 * 1024;
+const DESCRIBE = `return (${describeComponent.toString()})($0);`;
+
+export async function analyze(req: AnalyzeRequest): Promise<ComponentMeta> {
+  const limits = createLimits(req.timeoutMs, req.memoryMb);
+  const isolate = new ivm.Isolate({ memoryLimit: req.memoryMb });
+  try {
+    const context = await isolate.createContext();
+    const component = await loadComponent(isolate, context, req.code, limits);
+    let json: unknown;
+    try {
+      json = await context.evalClosure(DESCRIBE, [component.derefInto()], {
+        timeout: limits.remaining(),
+        result: { copy: true },
+      });
+    } catch (e) {
+      throw sandboxError(e, isolate, limits);
+    }
+    // The description travels to the host and into API responses; a component can't make it huge.
+    if (typeof json === "string" && json.length > MAX_META_CHARS) {
+      throw new AppError("invalid_component", `component description is larger than ${MAX_META_CHARS} characters`);
+    }
+    const result = parseDescribeResult(json);
+    if (!result.ok) throw new AppError("invalid_component", result.message);
+    return result.meta;
+  } finally {
+    if (!isolate.isDisposed) isolate.dispose();
+  }
+}

@@ -1,0 +1,133 @@
+// Compiles a component's code in a given isolate/context, links its imports against the provided
+// modules and evaluates its top level. Returns a Reference to the component object (the default
+// export, or module.exports for CommonJS). Shared by analysis and, later, invocations.
+import ivm from "isolated-vm";
+import { AppError } from "../../lib/errors.ts";
+import { isProvidedModule, providedModuleSource } from "./provided/index.ts";
+import { sandboxError, type Limits } from "./sandbox-errors.ts";
+
+const COMPONENT = "tributary:component";
+// Importing the component through a wrapper tells us when its top level has *finished*: a pending
+// top-level await makes evaluate() return early, and then `settled` is still uninitialized.
+const WRAPPER = `export * as component from "${COMPONENT}";\nexport const settled = true;\n`;
+
+const GLOBALS = `
+globalThis.defineComponent = (c) => c;
+globalThis.defineSource = (c) => c;
+{
+  const noop = () => {};
+  globalThis.console = { log: noop, info: noop, warn: noop, error: noop, debug: noop, trace: noop, dir: noop };
+}
+`;
+
+// The isolate runs the component's CommonJS as-is; `require` serves only provided modules, with
+// Node's interop (a module's default export stands for its module.exports).
+const CJS_SETUP = `
+const mods = Object.create(null);
+for (let i = 1; i < arguments.length; i++) {
+  const ns = arguments[i];
+  mods[$0[i - 1]] = "default" in ns ? ns.default : ns;
+}
+const module = { exports: {} };
+globalThis.module = module;
+globalThis.exports = module.exports;
+globalThis.require = function require(name) {
+  if (name in mods) return mods[name];
+  throw new Error('cannot import "' + name + '": not a provided module');
+};
+return module;
+`;
+
+const CJS_EXPORTS = `
+const e = $0.exports;
+return e && e.__esModule === true && typeof e.default === "object" ? e.default : e;
+`;
+
+/** CommonJS when it assigns (module.)exports and has no import/export statement. */
+export function isCommonJs(code: string): boolean {
+  if (!/\b(module\.exports|exports\.[\w$]+)\s*=/.test(code)) return false;
+  return !/^\s*(import\s*[\w${*"']|export\b)/m.test(code);
+}
+
+function checkSpecifier(specifier: string): void {
+  if (/^(\.{1,2}\/|\/)/.test(specifier)) {
+    throw new AppError("invalid_component", `cannot import "${specifier}": relative imports need component_url`);
+  }
+  if (!isProvidedModule(specifier)) {
+    throw new AppError("invalid_component", `cannot import "${specifier}": not a provided module`);
+  }
+}
+
+async function compile<T>(what: () => Promise<T>): Promise<T> {
+  try {
+    return await what();
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    throw new AppError("invalid_component", `syntax error: ${message}`);
+  }
+}
+
+async function providedModule(isolate: ivm.Isolate, context: ivm.Context, specifier: string): Promise<ivm.Module> {
+  const source = providedModuleSource(specifier)!;
+  const mod = await isolate.compileModule(source, { filename: `provided:${specifier}` });
+  await mod.instantiate(context, () => {
+    throw new Error("provided modules import nothing");
+  });
+  await mod.evaluate();
+  return mod;
+}
+
+export async function loadComponent(
+  isolate: ivm.Isolate,
+  context: ivm.Context,
+  code: string,
+  limits: Limits,
+): Promise<ivm.Reference> {
+  await context.eval(GLOBALS);
+  try {
+    return isCommonJs(code)
+      ? await loadCommonJs(isolate, context, code, limits)
+      : await loadModule(isolate, context, code, limits);
+  } catch (e) {
+    throw sandboxError(e, isolate, limits);
+  }
+}
+
+async function loadModule(isolate: ivm.Isolate, context: ivm.Context, code: string, limits: Limits): Promise<ivm.Reference> {
+  const mod = await compile(() => isolate.compileModule(code, { filename: "component.mjs" }));
+  const linked = new Map<string, ivm.Module>([[COMPONENT, mod]]);
+  for (const specifier of mod.dependencySpecifiers) {
+    checkSpecifier(specifier);
+    if (!linked.has(specifier)) linked.set(specifier, await providedModule(isolate, context, specifier));
+  }
+  const wrapper = await isolate.compileModule(WRAPPER, { filename: "tributary-wrapper.mjs" });
+  await wrapper.instantiate(context, (specifier) => linked.get(specifier)!);
+  await wrapper.evaluate({ timeout: limits.remaining() });
+  const ns = wrapper.namespace.derefInto();
+  const settled = await context.evalClosure("try { return $0.settled === true; } catch { return false; }", [ns]);
+  if (settled !== true) {
+    throw new AppError("invalid_component", "top-level await never settled while evaluating");
+  }
+  return context.evalClosure("return $0.component.default;", [wrapper.namespace.derefInto()], {
+    result: { reference: true },
+  });
+}
+
+async function loadCommonJs(isolate: ivm.Isolate, context: ivm.Context, code: string, limits: Limits): Promise<ivm.Reference> {
+  const script = await compile(() => isolate.compileScript(code, { filename: "component.js" }));
+  // Only literal require("x") calls can be resolved ahead of time, which is what they are in practice.
+  const specifiers = [...new Set([...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]))];
+  const namespaces: ivm.Dereference<unknown>[] = [];
+  for (const specifier of specifiers) {
+    checkSpecifier(specifier);
+    namespaces.push((await providedModule(isolate, context, specifier)).namespace.derefInto());
+  }
+  const moduleRef = await context.evalClosure(CJS_SETUP, [new ivm.ExternalCopy(specifiers).copyInto(), ...namespaces], {
+    result: { reference: true },
+  });
+  await script.run(context, { timeout: limits.remaining() });
+  return context.evalClosure(CJS_EXPORTS, [moduleRef.derefInto()], {
+    timeout: limits.remaining(),
+    result: { reference: true },
+  });
+}

@@ -1,0 +1,60 @@
+// What the sandbox reports about a component's module after evaluating it (never running
+// hooks or run). Everything here is plain JSON: functions are reported by name only.
+
+export type PropType =
+  | "string"
+  | "integer"
+  | "boolean"
+  | "object"
+  | "string[]"
+  | "integer[]"
+  | "app"
+  | "$.interface.http"
+  | "$.interface.timer"
+  | "$.service.db"
+  | (string & {});
+
+export interface PropDefinition {
+  name: string;
+  type: PropType;
+  label?: string;
+  description?: string;
+  optional?: boolean;
+  default?: unknown;
+  secret?: boolean;
+  options?: unknown[];
+  min?: number;
+  max?: number;
+  /** for `app` props: the app name */
+  app?: string;
+  /** for `$.interface.http` props */
+  customResponse?: boolean;
+}
+
+export interface ComponentMeta {
+  key?: string;
+  name?: string;
+  version?: string;
+  description?: string;
+  /** "source" when absent in the code */
+  type: string;
+  /** in declaration order; string shorthands expanded to `{name, type}` */
+  props: PropDefinition[];
+  dedupe?: "unique" | "greatest" | "last";
+  /** names of the hooks present: subset of deploy, activate, deactivate */
+  hooks: string[];
+  methods: string[];
+  hasRun: boolean;
+}
+
+/** The host side of the sandbox, as core sees it. */
+export interface ComponentAnalyzer {
+  /**
+   * Evaluates `code` in a fresh isolate inside a runner process and describes its default export.
+   * Throws AppError("invalid_component", reason) when the code doesn't compile, has no default
+   * export object, imports a module that isn't provided, or times out / runs out of memory while
+   * evaluating its top level.
+   */
+  analyze(code: string): Promise<ComponentMeta>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,22 @@
+import type { Kysely } from "kysely";
+import { Migrator, type Migration, type MigrationProvider } from "kysely/migration";
+import { initialSchema } from "./migrations/001_initial.ts";
+
+export type Dialect = "sqlite" | "postgres";
+
+// Numbered migrations, applied in order at start; each is written once for both dialects.
+function all(dialect: Dialect): Record<string, Migration> {
+  return {
+    "001_initial": initialSchema(dialect),
+  };
+}
+
+export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => all(dialect) };
+  const migrator = new Migrator({ db, provider, migrationTableName: "tributary_migrations" });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ""} failed: ${String((error as Error)?.message ?? error)}`);
+  }
+}

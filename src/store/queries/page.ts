@@ -1,0 +1,37 @@
+import type { Kysely } from "kysely";
+import type { Page, PageRequest } from "../port.ts";
+
+type Table = "users";
+
+/**
+ * Newest-first page of `table` rows (optionally of one user) around a cursor id.
+ * Returns undefined when the cursor id isn't an item of this list (→ 400 upstream).
+ */
+export async function pageRows<R>(
+  db: Kysely<any>,
+  table: Table,
+  userId: string | undefined,
+  page: PageRequest,
+): Promise<Page<R> | undefined> {
+  const scoped = () => {
+    const q = db.selectFrom(table);
+    return userId === undefined ? q : q.where("user_id", "=", userId);
+  };
+  const cursorId = page.afterId ?? page.beforeId;
+  let cursorSeq: number | undefined;
+  if (cursorId !== undefined) {
+    const hit = await scoped().select("seq").where("id", "=", cursorId).executeTakeFirst();
+    if (!hit) return undefined;
+    cursorSeq = Number(hit.seq);
+  }
+  let q = scoped().selectAll();
+  if (page.afterId !== undefined) q = q.where("seq", "<", cursorSeq).orderBy("seq", "desc");
+  else if (page.beforeId !== undefined) q = q.where("seq", ">", cursorSeq).orderBy("seq", "asc");
+  else q = q.orderBy("seq", "desc");
+  const rows = (await q.limit(page.limit).execute()) as R[];
+  if (page.beforeId !== undefined) rows.reverse();
+  const counted = await scoped()
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return { items: rows, total: Number(counted.n) };
+}

@@ -1,0 +1,73 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, UsersTable } from "../schema.ts";
+import type { UserRow, UserStore } from "../port.ts";
+import { pageRows } from "./page.ts";
+
+function toRow(r: Selectable<UsersTable>): UserRow {
+  return {
+    id: r.id,
+    username: r.username,
+    email: r.email,
+    admin: r.admin === 1,
+    daily_invocations_quota: Number(r.daily_invocations_quota),
+    daily_compute_time_quota: Number(r.daily_compute_time_quota),
+    invocations_used: Number(r.invocations_used),
+    compute_time_used: Number(r.compute_time_used),
+    usage_day: r.usage_day,
+    created_at: Number(r.created_at),
+  };
+}
+
+export function userQueries(db: Kysely<Database>): UserStore {
+  const one = async (col: "id" | "username" | "api_key_hash", value: string) => {
+    const r = await db.selectFrom("users").selectAll().where(col, "=", value).executeTakeFirst();
+    return r ? toRow(r) : undefined;
+  };
+  return {
+    async count() {
+      const r = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    async insert(u, apiKeyHash) {
+      await db
+        .insertInto("users")
+        .values({
+          id: u.id,
+          username: u.username,
+          email: u.email,
+          admin: u.admin ? 1 : 0,
+          api_key_hash: apiKeyHash,
+          daily_invocations_quota: u.daily_invocations_quota,
+          daily_compute_time_quota: u.daily_compute_time_quota,
+          usage_day: u.usage_day,
+          invocations_used: u.invocations_used,
+          compute_time_used: u.compute_time_used,
+          created_at: u.created_at,
+          updated_at: u.created_at,
+        })
+        .execute();
+    },
+    byId: (id) => one("id", id),
+    byUsername: (username) => one("username", username),
+    byKeyHash: (hash) => one("api_key_hash", hash),
+    async setKeyHash(id, hash) {
+      await db
+        .updateTable("users")
+        .set({ api_key_hash: hash, updated_at: Math.floor(Date.now() / 1000) })
+        .where("id", "=", id)
+        .execute();
+    },
+    async list(page) {
+      const p = await pageRows<Selectable<UsersTable>>(db, "users", undefined, page);
+      return p && { items: p.items.map(toRow), total: p.total };
+    },
+    // Everything the user owns goes with them; callers run this inside a transaction.
+    async delete(id) {
+      for (const table of ["auto_subscriptions", "subscriptions", "sources", "components"] as const) {
+        await db.deleteFrom(table).where("user_id", "=", id).execute();
+      }
+      const r = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+  };
+}

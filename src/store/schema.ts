@@ -1,0 +1,77 @@
+import type { Generated } from "kysely";
+
+// Table shapes as Kysely sees them. Both dialects store booleans as 0/1 integers and JSON as
+// text, so one query codebase reads the same values from SQLite and PostgreSQL.
+
+export interface UsersTable {
+  seq: Generated<number>;
+  id: string;
+  username: string;
+  email: string;
+  admin: number;
+  api_key_hash: string;
+  daily_invocations_quota: number;
+  daily_compute_time_quota: number;
+  usage_day: string;
+  invocations_used: number;
+  compute_time_used: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ComponentsTable {
+  seq: Generated<number>;
+  id: string;
+  user_id: string | null;
+  registry: number;
+  key: string | null;
+  name: string | null;
+  version: string | null;
+  code: string;
+  code_hash: string;
+  component_url: string | null;
+  meta: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SourcesTable {
+  seq: Generated<number>;
+  id: string;
+  user_id: string;
+  component_id: string;
+  name: string;
+  name_slug: string;
+  props: string;
+  active: number;
+  endpoint_key: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SubscriptionsTable {
+  seq: Generated<number>;
+  id: string;
+  user_id: string;
+  emitter_id: string;
+  listener_id: string;
+  event_name: string;
+  created_at: number;
+}
+
+export interface AutoSubscriptionsTable {
+  seq: Generated<number>;
+  id: string;
+  user_id: string;
+  event_name: string;
+  listener_id: string;
+  created_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  components: ComponentsTable;
+  sources: SourcesTable;
+  subscriptions: SubscriptionsTable;
+  auto_subscriptions: AutoSubscriptionsTable;
+}

@@ -1,0 +1,38 @@
+import type { Kysely } from "kysely";
+import type { Database } from "./schema.ts";
+import type { Store } from "./port.ts";
+import { openSqlite } from "./sqlite.ts";
+import { openPostgres } from "./postgres.ts";
+import { migrate } from "./migrations.ts";
+import { userQueries } from "./queries/users.ts";
+import { componentQueries } from "./queries/components.ts";
+import { sourceQueries } from "./queries/sources.ts";
+import { subscriptionQueries } from "./queries/subscriptions.ts";
+
+export interface StoreOptions {
+  kind: "sqlite" | "postgres";
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>): Store {
+  return {
+    kind,
+    users: userQueries(db),
+    components: componentQueries(db),
+    sources: sourceQueries(db),
+    subscriptions: subscriptionQueries(db),
+    transaction: (fn) => db.transaction().execute((trx) => fn(bind(trx, kind, root))),
+    async ping() {
+      await db.selectFrom("users").select("seq").limit(1).execute();
+    },
+    close: () => root.destroy(),
+  };
+}
+
+/** Opens the configured store and brings its schema up to date. */
+export async function openStore(opts: StoreOptions): Promise<Store> {
+  const db = opts.kind === "postgres" ? openPostgres(opts.databaseUrl!) : openSqlite(opts.dataDir);
+  await migrate(db, opts.kind);
+  return bind(db, opts.kind, db);
+}
