@@ -9,7 +9,117 @@ export interface AnalyzeRequest {
   memoryMb: number;
 }
 
-export type RunnerRequest = AnalyzeRequest;
+export type InvocationKind = "run" | "deploy" | "activate" | "deactivate";
+
+export interface InvokeLimits {
+  /** wall clock for the whole invocation, async waits included (components.md §6) */
+  timeoutMs: number;
+  /** isolate heap limit */
+  memoryMb: number;
+  /** $emit calls per invocation (1,000); the one over the limit throws inside the invocation */
+  maxEmits: number;
+  /** one emitted event's JSON (1 MiB); a larger emit is refused, the invocation goes on */
+  maxEventBytes: number;
+  /** console lines kept per invocation (100); later ones are dropped and counted */
+  maxLogLines: number;
+  /** bytes per console line (4 KiB); longer lines are cut */
+  maxLogLineBytes: number;
+  /** JSON size of the whole db state (64 KiB); a set() over it throws inside the invocation */
+  maxDbBytes: number;
+}
+
+/**
+ * Run one hook or `run` of a source's component. Invocations of one source are executed one at a
+ * time, in the order they arrive; different sources run concurrently. The runner keeps a warm
+ * isolate per source (LRU, keyed by sourceId and codeHash).
+ */
+export interface InvokeRequest {
+  type: "invoke";
+  sourceId: string;
+  codeHash: string;
+  /**
+   * The component code. The host omits it when it believes this runner has the module for
+   * codeHash; a runner that doesn't replies `{needCode: true}` and the host resends with it.
+   */
+  code?: string;
+  kind: InvocationKind;
+  /** the run's argument (timer event, HTTP event, delivered payload); absent for hooks */
+  event?: unknown;
+  /**
+   * Configured prop values by name, ready for `this`: secrets already opened. For
+   * `$.interface.http` props the value is `{endpoint: string}`, for timers the timer config; `$.service.db`
+   * and app props without a value are absent. The runner builds the prop objects itself
+   * from the component's own prop definitions (db, http.respond, app methods bound with $auth).
+   */
+  props: Record<string, unknown>;
+  /**
+   * The source's db state as the host last knew it. Together with dbEpoch: a runner whose warm
+   * instance already holds state for this source with the same dbEpoch keeps its own (it is
+   * newer: results the host hasn't seen yet); otherwise it starts from this one.
+   */
+  db: Record<string, unknown>;
+  dbEpoch: number;
+  limits: InvokeLimits;
+  /** host:port pairs sandbox fetch may reach even though they are private (TRIBUTARY_FETCH_ALLOW) */
+  fetchAllow: string[];
+}
+
+export interface EmitMeta {
+  id?: string | number;
+  name?: string;
+  summary?: string;
+  ts?: number;
+}
+
+export interface EmittedEvent {
+  /** the event as JSON text, measured and stringified inside the sandbox */
+  json: string;
+  meta: EmitMeta;
+}
+
+export interface LogLine {
+  level: "log" | "info" | "warn" | "error" | "debug";
+  msg: string;
+  /** epoch ms */
+  ts: number;
+}
+
+export interface InvocationError {
+  name: string;
+  message: string;
+  stack: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** a string body is sent as is; anything else as JSON */
+  body?: unknown;
+}
+
+export interface InvokeResult {
+  /** in call order; the host orders by ts and applies dedupe */
+  emits: EmittedEvent[];
+  /** the full db state after the invocation when it changed, else null. Null on error. */
+  db: Record<string, unknown> | null;
+  logs: LogLine[];
+  /** what this.http.respond() was given (first call wins), if it was called */
+  response?: HttpResponse;
+  /** set when the invocation failed (threw, timed out, ran out of memory, broke a limit) */
+  error?: InvocationError;
+  /**
+   * Emits refused individually (too large, not JSON-serializable). They don't fail the
+   * invocation; the host puts each on $errors.
+   */
+  emitErrors: InvocationError[];
+  /** wall-clock ms the invocation took inside the runner */
+  wallMs: number;
+}
+
+/** The ok result of an InvokeRequest. */
+export type InvokeReply = InvokeResult | { needCode: true };
+
+export type RunnerRequest = AnalyzeRequest | InvokeRequest;
 
 export type RunnerReply =
   | { id: number; ok: true; result: unknown }
