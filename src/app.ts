@@ -3,6 +3,9 @@ import { createRequire } from "node:module";
 import type { Config } from "./config.ts";
 import { openStore } from "./store/store.ts";
 import { createAnalyzer } from "./runtime/analyzer.ts";
+import { RunnerPool } from "./runtime/runner-pool.ts";
+import { MemoryBus } from "./bus/memory.ts";
+import type { InvokeLimits } from "./runtime/protocol.ts";
 import { listShippedComponents } from "./runtime/registry-files.ts";
 import { Core } from "./core/core.ts";
 import { SecretBox } from "./lib/secret-box.ts";
@@ -28,6 +31,17 @@ export interface BuildOptions {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
   const store = await openStore({ kind: config.store, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const analyzer = createAnalyzer();
+  const invoker = new RunnerPool(config.runners);
+  const bus = new MemoryBus();
+  const limits: InvokeLimits = {
+    timeoutMs: config.invocationTimeoutMs,
+    memoryMb: 128,
+    maxEmits: 1000,
+    maxEventBytes: 1024 * 1024,
+    maxLogLines: 100,
+    maxLogLineBytes: 4096,
+    maxDbBytes: 64 * 1024,
+  };
   const core = new Core({
     store,
     analyzer,
@@ -35,7 +49,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     publicUrl: config.publicUrl,
     fetchAllow: config.fetchAllow,
     quotas: { dailyInvocations: config.dailyInvocationsQuota, dailyComputeTime: config.dailyComputeTimeQuota },
+    invoker,
+    bus,
+    limits,
+    retention: config.eventRetention,
   });
+  const shutdown = async () => {
+    await core.runtime.close();
+    await bus.close();
+    await invoker.close();
+    await analyzer.close();
+    await store.close();
+  };
   try {
     await core.components.installShipped(listShippedComponents());
     const createdAdminKey = await core.users.bootstrapAdmin(config.adminKey);
@@ -45,14 +70,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       version: VERSION,
       health: () => store.ping(),
     });
-    http.addHook("onClose", async () => {
-      await analyzer.close();
-      await store.close();
-    });
+    http.addHook("onClose", shutdown);
+    await core.runtime.start();
     return { http, core, createdAdminKey, close: () => http.close() };
   } catch (err) {
-    await analyzer.close();
-    await store.close();
+    await shutdown();
     throw err;
   }
 }

@@ -20,6 +20,8 @@ export interface Config {
   /** base64 or hex 32-byte key for secret props; when absent a key file in dataDir is used */
   secretKey?: string;
   runners: number;
+  /** wall-clock limit per invocation, ms (components.md §6: 30 s default, 300 s max) */
+  invocationTimeoutMs: number;
   logLevel: string;
   apiBodyLimit: number;
 }
@@ -73,6 +75,10 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     dailyComputeTimeQuota: int("TRIBUTARY_DAILY_COMPUTE_TIME_QUOTA", e.TRIBUTARY_DAILY_COMPUTE_TIME_QUOTA, 0),
     secretKey: e.TRIBUTARY_SECRET_KEY || undefined,
     runners: int("TRIBUTARY_RUNNERS", e.TRIBUTARY_RUNNERS, Math.max(1, cpus().length), 1),
+    invocationTimeoutMs: Math.min(
+      300_000,
+      int("TRIBUTARY_INVOCATION_TIMEOUT_MS", e.TRIBUTARY_INVOCATION_TIMEOUT_MS, 30_000, 100),
+    ),
     logLevel: e.LOG_LEVEL || "info",
     apiBodyLimit: 1024 * 1024,
   };

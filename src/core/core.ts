@@ -3,6 +3,8 @@ import { Users } from "./users.ts";
 import { Components } from "./components.ts";
 import { Sources } from "./sources.ts";
 import { Subscriptions } from "./subscriptions.ts";
+import { SourceRuntime } from "./source-runtime.ts";
+import { Events } from "./events.ts";
 
 /** The domain, as the HTTP layer (and later the runtime) sees it. */
 export class Core {
@@ -10,11 +12,15 @@ export class Core {
   readonly components: Components;
   readonly sources: Sources;
   readonly subscriptions: Subscriptions;
+  readonly runtime: SourceRuntime;
+  readonly events: Events;
 
   constructor(deps: CoreDeps) {
-    this.users = new Users(deps);
+    this.runtime = new SourceRuntime(deps);
+    this.users = new Users(deps, this.runtime.usage);
     this.components = new Components(deps);
-    this.sources = new Sources(deps, this.components);
+    this.sources = new Sources(deps, this.components, this.runtime);
+    this.events = new Events(deps.store, this.sources, (id) => this.runtime.invocations.lastKey(id));
     this.subscriptions = new Subscriptions(deps.store);
   }
 }

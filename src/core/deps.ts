@@ -1,5 +1,7 @@
 import type { Store } from "../store/port.ts";
-import type { ComponentAnalyzer } from "../runtime/types.ts";
+import type { ComponentAnalyzer, Invoker } from "../runtime/types.ts";
+import type { InvokeLimits } from "../runtime/protocol.ts";
+import type { Bus } from "../bus/port.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
 
 /** What the domain needs, wired once by buildApp. */
@@ -10,4 +12,9 @@ export interface CoreDeps {
   publicUrl: string;
   fetchAllow: readonly string[];
   quotas: { dailyInvocations: number; dailyComputeTime: number };
+  invoker: Invoker;
+  bus: Bus;
+  limits: InvokeLimits;
+  /** events kept per emitter and stream */
+  retention: number;
 }

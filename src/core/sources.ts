@@ -1,7 +1,7 @@
 import type { CoreDeps } from "./deps.ts";
 import type { ComponentMeta } from "../runtime/types.ts";
 import type { ComponentRow, PageRequest, SourceRow, UserRow } from "../store/port.ts";
-import { invalid, notFound } from "../lib/errors.ts";
+import { AppError, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { slugify, uniqueSlug } from "../lib/slug.ts";
 import { nowSeconds } from "../lib/clock.ts";
@@ -9,7 +9,10 @@ import { randomBytes } from "node:crypto";
 import { Components, type ComponentInput } from "./components.ts";
 import { echoProps, normalizeProps } from "./props.ts";
 import { AutoSubscriptions } from "./auto-subscriptions.ts";
+import { endpointUrl } from "./endpoint.ts";
 import { SourceListCache, type RenderedPage } from "./source-list-cache.ts";
+import type { SourceRuntime } from "./source-runtime.ts";
+import { timerOf } from "./timers.ts";
 
 export interface SourceInput extends ComponentInput {
   component_id?: unknown;
@@ -35,18 +38,17 @@ const EMPTY_META: ComponentMeta = { type: "source", props: [], hooks: [], method
 
 const hasValue = (v: unknown) => v !== undefined && v !== null;
 
-export function endpointUrl(publicUrl: string, key: string | null): string | null {
-  return key ? `${publicUrl}/http/${key}` : null;
-}
 
 export class Sources {
   readonly #deps: CoreDeps;
   readonly #components: Components;
   readonly #lists: SourceListCache;
+  readonly #rt: SourceRuntime;
 
-  constructor(deps: CoreDeps, components: Components) {
+  constructor(deps: CoreDeps, components: Components, runtime: SourceRuntime) {
     this.#deps = deps;
     this.#components = components;
+    this.#rt = runtime;
     // SQLite has one writer, this process, so its cached lists are exact; with PostgreSQL other
     // nodes write too, and a list may lag their writes by up to a second.
     this.#lists = new SourceListCache(
@@ -124,11 +126,16 @@ export class Sources {
       created_at: now,
       updated_at: now,
     };
+    // Hooks run first, dry: a hook that throws leaves no source behind (components.md §3).
+    const target = this.#rt.target(row, user, component);
+    const hooks = await this.#rt.lifecycle.dry(target, ["deploy", "activate"]);
     await this.#deps.store.transaction(async (tx) => {
       await tx.sources.insert(row);
       await new AutoSubscriptions(tx).applyTo(user.id, row.id);
     });
     this.#lists.invalidate(user.id);
+    await this.#rt.lifecycle.commit(target, hooks);
+    if (timerOf(target)) await this.#rt.timers.schedule(target, true);
     return row;
   }
 
@@ -160,19 +167,74 @@ export class Sources {
       endpoint_key: hasHttp ? (current.endpoint_key ?? randomBytes(16).toString("base64url")) : current.endpoint_key,
       updated_at: nowSeconds(),
     };
-    await this.#deps.store.sources.update(next);
+    const changed =
+      next.component_id !== current.component_id ||
+      JSON.stringify(next.props) !== JSON.stringify(current.props) ||
+      next.active !== current.active;
+    if (changed) await this.#swap(user, current, next, component);
+    else await this.#deps.store.sources.update(next);
     this.#lists.invalidate(user.id);
     return next;
   }
 
+  // deactivate the old version, activate the new one dry, store it; a failing activate puts the
+  // old version back (and re-activates it) and fails the call with hook_failed.
+  async #swap(user: UserRow, current: SourceRow, next: SourceRow, component: ComponentRow): Promise<void> {
+    const rt = this.#rt;
+    const before = await rt.targets.get(current.id);
+    const after = rt.target(next, user, component);
+    if (before && current.active) {
+      rt.timers.cancel(current.id);
+      await rt.lifecycle.run(before, "deactivate");
+    }
+    let hooks: Awaited<ReturnType<typeof rt.lifecycle.dry>> = [];
+    try {
+      if (next.active) hooks = await rt.lifecycle.dry(after, ["activate"]);
+    } catch (e) {
+      if (before && current.active) {
+        await rt.lifecycle.run(before, "activate").catch(() => {});
+        if (timerOf(before)) await rt.timers.schedule(before);
+      }
+      throw e;
+    }
+    await this.#deps.store.sources.update(next);
+    rt.targets.invalidate(next.id);
+    await rt.lifecycle.commit(after, hooks);
+    const fresh = await rt.targets.get(next.id);
+    if (fresh && next.active && timerOf(fresh)) await rt.timers.schedule(fresh, true);
+  }
+
   async delete(user: UserRow, id: string): Promise<void> {
-    await this.get(user, id);
+    const row = await this.get(user, id);
+    this.#rt.timers.cancel(id);
+    const target = await this.#rt.targets.get(id);
+    // deactivate may fail; the user asked for the source to go, so it goes anyway
+    if (target && row.active) await this.#rt.lifecycle.run(target, "deactivate").catch(() => {});
     await this.#deps.store.transaction(async (tx) => {
       await tx.sources.delete(id);
       await tx.subscriptions.deleteNaming(id);
       await tx.subscriptions.deleteAutoNaming(id);
+      await tx.events.deleteEmitter(id);
     });
+    this.#rt.gone(id);
     this.#lists.invalidate(user.id);
+  }
+
+  /** POST /sources/{id}/run: the given event, or a timer event for a timer source. */
+  async runNow(user: UserRow, id: string, event: unknown): Promise<void> {
+    await this.get(user, id);
+    const t = await this.#rt.targets.get(id);
+    if (!t) throw notFound("source");
+    if (!(await this.#rt.quotas.admit(t, "run"))) {
+      throw new AppError("quota_exceeded", "this account has used up its daily quota");
+    }
+    let payload = event;
+    const timer = timerOf(t);
+    if (payload === undefined && timer) {
+      const timestamp = Math.floor(Date.now() / 1000);
+      payload = "cron" in timer ? { timestamp, cron: timer.cron } : { timestamp, interval_seconds: timer.intervalSeconds };
+    }
+    await this.#rt.ingress.enqueue(t, payload);
   }
 
   /** A page of the user's sources, items already rendered as JSON (the list is hot). */

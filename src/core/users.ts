@@ -1,4 +1,5 @@
 import type { CoreDeps } from "./deps.ts";
+import type { Usage } from "./usage.ts";
 import type { Page, PageRequest, UserRow } from "../store/port.ts";
 import { AppError, invalid, notFound } from "../lib/errors.ts";
 import { newApiKey, newId } from "../lib/ids.ts";
@@ -31,8 +32,11 @@ export class Users {
   readonly #deps: CoreDeps;
   readonly #cache = new AuthCache();
 
-  constructor(deps: CoreDeps) {
+  readonly #usage: Usage;
+
+  constructor(deps: CoreDeps, usage: Usage) {
     this.#deps = deps;
+    this.#usage = usage;
   }
 
   /** The user this API key belongs to, or undefined. Hot path: served from memory when warm. */
@@ -46,7 +50,8 @@ export class Users {
   }
 
   view(user: UserRow, apiKey: string): UserView {
-    const today = user.usage_day === utcDay();
+    // counted in memory by the runtime, ahead of what the cached row says
+    const used = this.#usage.current(user);
     return {
       id: user.id,
       username: user.username,
@@ -54,9 +59,9 @@ export class Users {
       admin: user.admin,
       api_key: apiKey,
       daily_compute_time_quota: user.daily_compute_time_quota,
-      daily_compute_time_used: today ? user.compute_time_used : 0,
+      daily_compute_time_used: used.computeMs,
       daily_invocations_quota: user.daily_invocations_quota,
-      daily_invocations_used: today ? user.invocations_used : 0,
+      daily_invocations_used: used.invocations,
     };
   }
 

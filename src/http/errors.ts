@@ -37,6 +37,12 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
 
 export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const app = toAppError(err);
+  // Our own 5xx codes carry messages we wrote (never a stack or SQL), so the client gets them.
+  if (app && app.status >= 500 && app.code !== "internal") {
+    request.log.warn({ err }, "request failed");
+    reply.status(app.status).send({ error: { code: app.code, message: app.message } });
+    return;
+  }
   if (!app || app.status >= 500) {
     request.log.error({ err }, "request failed");
     const code: ErrorCode = app?.code ?? "internal";

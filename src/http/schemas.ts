@@ -139,3 +139,26 @@ export const AutoSubscription = Type.Object({
 });
 
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Boolean() });
+
+export const EventSummary = Type.Object({
+  id: Type.String({ description: "`<ms>-<seq>`; sort numerically" }),
+  indexed_at_ms: Type.Integer(),
+  event: Type.Unknown(),
+  metadata: Type.Object({
+    emit_id: Type.String(),
+    name: Type.String(),
+    emitter_id: Type.String(),
+    id: Type.Optional(Type.Unknown()),
+    summary: Type.Optional(Type.String()),
+    ts: Type.Number(),
+  }),
+});
+
+export const EventQuery = Type.Object({
+  ...Filter,
+  ...Paging,
+  expand: Type.Optional(Type.String({ description: "`event` returns full event data" })),
+  event_name: Type.Optional(Type.String({ description: "another stream: $errors, $logs, a custom name" })),
+});
+
+export const Accepted = Type.Object({ accepted: Type.Boolean() });

@@ -12,6 +12,9 @@ import { userRoutes } from "./routes/users.ts";
 import { componentRoutes } from "./routes/components.ts";
 import { sourceRoutes } from "./routes/sources.ts";
 import { subscriptionRoutes } from "./routes/subscriptions.ts";
+import { eventRoutes } from "./routes/events.ts";
+import { sseRoutes } from "./routes/sse.ts";
+import { ingressRoutes } from "./routes/ingress.ts";
 
 export interface HttpOptions {
   logger: FastifyServerOptions["logger"];
@@ -76,6 +79,9 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
     return { ok: true };
   });
 
+  await sseRoutes(app, core);
+  await app.register(ingressRoutes(core));
+
   await app.register(
     async (v1) => {
       v1.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
@@ -86,6 +92,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
         await api.register(componentRoutes(core));
         await api.register(sourceRoutes(core));
         await api.register(subscriptionRoutes(core));
+        await api.register(eventRoutes(core));
       });
     },
     { prefix: "/v1" },

@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   hook_failed: 422,
   quota_exceeded: 429,
   internal: 500,
+  /** an HTTP source's run failed before it responded (customResponse) */
+  source_failed: 500,
   unavailable: 503,
 } as const;
 

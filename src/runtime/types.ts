@@ -1,3 +1,4 @@
+import type { InvokeRequest, InvokeResult } from "./protocol.ts";
 // What the sandbox reports about a component's module after evaluating it (never running
 // hooks or run). Everything here is plain JSON: functions are reported by name only.
 
@@ -56,5 +57,14 @@ export interface ComponentAnalyzer {
    * evaluating its top level.
    */
   analyze(code: string): Promise<ComponentMeta>;
+  close(): Promise<void>;
+}
+
+/** One invocation as core asks for it; the pool decides whether the runner needs the code. */
+export type InvokeCall = Omit<InvokeRequest, "type" | "code"> & { code: string };
+
+/** The host side of invocations, as core sees it. Never rejects: failures are error results. */
+export interface Invoker {
+  invoke(call: InvokeCall): Promise<InvokeResult>;
   close(): Promise<void>;
 }

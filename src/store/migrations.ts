@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { Migrator, type Migration, type MigrationProvider } from "kysely/migration";
 import { initialSchema } from "./migrations/001_initial.ts";
+import { eventsSchema } from "./migrations/002_events.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -8,6 +9,7 @@ export type Dialect = "sqlite" | "postgres";
 function all(dialect: Dialect): Record<string, Migration> {
   return {
     "001_initial": initialSchema(dialect),
+    "002_events": eventsSchema(dialect),
   };
 }
 

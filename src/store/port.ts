@@ -103,6 +103,9 @@ export interface SourceStore {
   slugsLike(userId: string, base: string): Promise<Set<string>>;
   /** every source of the user, newest first */
   listAll(userId: string): Promise<SourceRow[]>;
+  /** every active source of every user (the runtime starts their timers) */
+  listActive(): Promise<SourceRow[]>;
+  byEndpointKey(key: string): Promise<SourceRow | undefined>;
   delete(id: string): Promise<boolean>;
 }
 
@@ -119,8 +122,98 @@ export interface SubscriptionStore {
   deleteAutoNaming(listenerId: string): Promise<number>;
 }
 
+/** An event id, `${ms}-${n}`, as its two numbers. */
+export interface EventKey {
+  ms: number;
+  n: number;
+}
+
+export interface EventMetaRow {
+  id?: string | number;
+  summary?: string;
+  ts: number;
+}
+
+export interface EventRow extends EventKey {
+  emitter_id: string;
+  user_id: string;
+  event_name: string;
+  emit_id: string;
+  indexed_at_ms: number;
+  /** the event as JSON text */
+  payload: string;
+  /** bytes of payload */
+  size: number;
+  meta: EventMetaRow;
+}
+
+export interface EmitterStateRow {
+  emitter_id: string;
+  user_id: string;
+  db: Record<string, unknown>;
+  /** dedupe memory: the recent ids (unique), the greatest id (greatest) or the last id (last) */
+  dedupe: { ids?: (string | number)[]; greatest?: number; last?: string | number };
+  last_ms: number;
+  last_n: number;
+}
+
+export interface InboxRow {
+  seq: number;
+  source_id: string;
+  kind: string;
+  /** the invocation's event as JSON text */
+  event: string;
+  received_at_ms: number;
+}
+
+export interface UsageIncrement {
+  user_id: string;
+  day: string;
+  invocations: number;
+  compute_ms: number;
+}
+
+/** Everything a group of finished invocations writes, committed as one transaction. */
+export interface CommitBatch {
+  events: EventRow[];
+  states: EmitterStateRow[];
+  /** inbox rows whose invocation is done */
+  inboxDone: number[];
+  timers: { source_id: string; next_due_ms: number }[];
+  usage: UsageIncrement[];
+  /** streams written to: each keeps only its newest `keep` events */
+  trims: { emitter_id: string; event_name: string; keep: number }[];
+}
+
+export interface EventPageRequest {
+  limit: number;
+  /** strictly older than this id */
+  after?: EventKey;
+  /** strictly newer than this id */
+  before?: EventKey;
+}
+
+export interface EventStore {
+  /** newest first */
+  page(emitterId: string, eventName: string, req: EventPageRequest): Promise<Page<EventRow>>;
+  /** oldest first, strictly after `from` (SSE replay) */
+  since(emitterId: string, eventName: string, from: EventKey, limit: number): Promise<EventRow[]>;
+  /** deletes the emitter's events (all streams) within the inclusive bounds, never past `upTo` */
+  deleteRange(emitterId: string, start: EventKey | undefined, end: EventKey | undefined, upTo: EventKey): Promise<number>;
+  /** deletes the emitter's events, state, inbox rows and timer (the emitter is gone) */
+  deleteEmitter(emitterId: string): Promise<void>;
+  state(emitterId: string): Promise<EmitterStateRow | undefined>;
+  /** durably records accepted invocations; returns their inbox seqs in order */
+  inboxAdd(rows: Omit<InboxRow, "seq">[]): Promise<number[]>;
+  /** every pending inbox row, oldest first (replayed at start) */
+  inboxPending(): Promise<InboxRow[]>;
+  timer(sourceId: string): Promise<number | undefined>;
+  commit(batch: CommitBatch): Promise<void>;
+}
+
 export interface Store {
   readonly kind: "sqlite" | "postgres";
+  events: EventStore;
   users: UserStore;
   components: ComponentStore;
   sources: SourceStore;

@@ -68,7 +68,47 @@ export interface AutoSubscriptionsTable {
   created_at: number;
 }
 
+export interface EventsTable {
+  seq: Generated<number>;
+  emitter_id: string;
+  user_id: string;
+  event_name: string;
+  ms: number;
+  n: number;
+  emit_id: string;
+  indexed_at_ms: number;
+  payload: string;
+  size: number;
+  meta: string;
+}
+
+export interface EmitterStateTable {
+  emitter_id: string;
+  user_id: string;
+  db: string;
+  dedupe: string;
+  last_ms: number;
+  last_n: number;
+}
+
+export interface InboxTable {
+  seq: Generated<number>;
+  source_id: string;
+  kind: string;
+  event: string;
+  received_at_ms: number;
+}
+
+export interface TimersTable {
+  source_id: string;
+  next_due_ms: number;
+}
+
 export interface Database {
+  events: EventsTable;
+  emitter_state: EmitterStateTable;
+  inbox: InboxTable;
+  timers: TimersTable;
   users: UsersTable;
   components: ComponentsTable;
   sources: SourcesTable;

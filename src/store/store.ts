@@ -8,6 +8,7 @@ import { userQueries } from "./queries/users.ts";
 import { componentQueries } from "./queries/components.ts";
 import { sourceQueries } from "./queries/sources.ts";
 import { subscriptionQueries } from "./queries/subscriptions.ts";
+import { eventQueries } from "./queries/events.ts";
 
 export interface StoreOptions {
   kind: "sqlite" | "postgres";
@@ -22,6 +23,7 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>)
     components: componentQueries(db),
     sources: sourceQueries(db),
     subscriptions: subscriptionQueries(db),
+    events: eventQueries(db),
     transaction: (fn) => db.transaction().execute((trx) => fn(bind(trx, kind, root))),
     async ping() {
       await db.selectFrom("users").select("seq").limit(1).execute();

@@ -55,6 +55,14 @@ export function sourceQueries(db: Kysely<Database>): SourceStore {
         .execute();
       return new Set(rows.map((r) => r.name_slug));
     },
+    async listActive() {
+      const rows = await db.selectFrom("sources").selectAll().where("active", "=", 1).orderBy("seq", "asc").execute();
+      return rows.map(toRow);
+    },
+    async byEndpointKey(key) {
+      const r = await db.selectFrom("sources").selectAll().where("endpoint_key", "=", key).executeTakeFirst();
+      return r ? toRow(r) : undefined;
+    },
     async listAll(userId) {
       const rows = await db.selectFrom("sources").selectAll().where("user_id", "=", userId).orderBy("seq", "desc").execute();
       return rows.map(toRow);

@@ -63,7 +63,11 @@ export function userQueries(db: Kysely<Database>): UserStore {
     },
     // Everything the user owns goes with them; callers run this inside a transaction.
     async delete(id) {
-      for (const table of ["auto_subscriptions", "subscriptions", "sources", "components"] as const) {
+      const sources = await db.selectFrom("sources").select("id").where("user_id", "=", id).execute();
+      for (const { id: sourceId } of sources) {
+        for (const table of ["inbox", "timers"] as const) await db.deleteFrom(table).where("source_id", "=", sourceId).execute();
+      }
+      for (const table of ["events", "emitter_state", "auto_subscriptions", "subscriptions", "sources", "components"] as const) {
         await db.deleteFrom(table).where("user_id", "=", id).execute();
       }
       const r = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();

@@ -1,0 +1,57 @@
+import type { Bus, BusListener, BusMessage } from "./port.ts";
+
+// The embedded Bus: one process, plain callbacks. A listener that throws is logged and kept
+// out of everyone else's way (graphile-worker's safeEmit): publishing never fails.
+
+interface Entry {
+  listener: BusListener;
+  onEnd?: () => void;
+}
+
+export class MemoryBus implements Bus {
+  readonly #channels = new Map<string, Set<Entry>>();
+  readonly #log: (err: unknown) => void;
+
+  constructor(log: (err: unknown) => void = () => {}) {
+    this.#log = log;
+  }
+
+  publish(channel: string, message: BusMessage): void {
+    const entries = this.#channels.get(channel);
+    if (!entries) return;
+    for (const e of entries) {
+      try {
+        e.listener(message);
+      } catch (err) {
+        this.#log(err);
+      }
+    }
+  }
+
+  subscribe(channel: string, listener: BusListener, onEnd?: () => void): () => void {
+    let entries = this.#channels.get(channel);
+    if (!entries) this.#channels.set(channel, (entries = new Set()));
+    const entry: Entry = { listener, onEnd };
+    entries.add(entry);
+    return () => {
+      entries.delete(entry);
+      if (entries.size === 0 && this.#channels.get(channel) === entries) this.#channels.delete(channel);
+    };
+  }
+
+  end(channel: string): void {
+    const entries = this.#channels.get(channel);
+    this.#channels.delete(channel);
+    for (const e of entries ?? []) {
+      try {
+        e.onEnd?.();
+      } catch (err) {
+        this.#log(err);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const channel of [...this.#channels.keys()]) this.end(channel);
+  }
+}

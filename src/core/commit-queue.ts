@@ -1,0 +1,109 @@
+import type { CommitBatch, Store } from "../store/port.ts";
+
+// Group commit (DESIGN §5): results that finish while a transaction is being written wait for
+// the next one, and each transaction carries everything that queued up. Under load that is
+// one commit per few hundred results; when idle, a result commits on the next tick alone.
+
+export type CommitPart = Partial<CommitBatch>;
+
+interface Waiter {
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+const MAX_EVENTS_PER_TX = 2000;
+
+function emptyBatch(): CommitBatch {
+  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [] };
+}
+
+export class CommitQueue {
+  readonly #store: Store;
+  #batch = emptyBatch();
+  #waiters: Waiter[] = [];
+  #running: Promise<void> | null = null;
+  #scheduled = false;
+
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  /** resolves once the part is durably committed; rejects when its transaction failed */
+  add(part: CommitPart): Promise<void> {
+    const b = this.#batch;
+    if (part.events) for (const e of part.events) b.events.push(e);
+    if (part.states) b.states.push(...part.states);
+    if (part.inboxDone) b.inboxDone.push(...part.inboxDone);
+    if (part.timers) b.timers.push(...part.timers);
+    if (part.usage) b.usage.push(...part.usage);
+    if (part.trims) b.trims.push(...part.trims);
+    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    this.#schedule();
+    return done;
+  }
+
+  /** resolves when everything queued so far is committed (or failed) */
+  async drain(): Promise<void> {
+    while (this.#running || this.#waiters.length > 0) {
+      if (this.#running) await this.#running.catch(() => {});
+      else await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#running) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#flush();
+    });
+  }
+
+  #flush(): void {
+    if (this.#running || this.#waiters.length === 0) return;
+    const batch = compact(this.#batch);
+    const waiters = this.#waiters;
+    this.#batch = emptyBatch();
+    this.#waiters = [];
+    const running = this.#store.events.commit(batch).then(
+      () => waiters.forEach((w) => w.resolve()),
+      (e: unknown) => waiters.forEach((w) => w.reject(e)),
+    );
+    this.#running = running;
+    void running.finally(() => {
+      this.#running = null;
+      if (this.#waiters.length > 0) {
+        // big backlogs are split so one transaction never grows without bound
+        if (this.#batch.events.length > MAX_EVENTS_PER_TX) this.#flush();
+        else this.#schedule();
+      }
+    });
+  }
+}
+
+// Several results of one emitter in a batch: only its last state and timer matter, usage adds up,
+// and each stream is trimmed once.
+function compact(b: CommitBatch): CommitBatch {
+  const states = new Map(b.states.map((s) => [s.emitter_id, s]));
+  const timers = new Map(b.timers.map((t) => [t.source_id, t]));
+  const usage = new Map<string, CommitBatch["usage"][number]>();
+  for (const u of b.usage) {
+    const key = `${u.user_id}\u0000${u.day}`;
+    const seen = usage.get(key);
+    if (seen) {
+      seen.invocations += u.invocations;
+      seen.compute_ms += u.compute_ms;
+    } else {
+      usage.set(key, { ...u });
+    }
+  }
+  const trims = new Map(b.trims.map((t) => [`${t.emitter_id}\u0000${t.event_name}`, t]));
+  return {
+    events: b.events,
+    states: [...states.values()],
+    inboxDone: b.inboxDone,
+    timers: [...timers.values()],
+    usage: [...usage.values()],
+    trims: [...trims.values()],
+  };
+}

@@ -1,0 +1,105 @@
+import { parse as parseForm } from "node:querystring";
+import { AppError, notFound } from "../lib/errors.ts";
+import type { HttpResponse } from "../runtime/protocol.ts";
+import type { InboxQueue } from "./inbox-queue.ts";
+import type { Invocations, Target } from "./invocations.ts";
+import type { Quotas } from "./quotas.ts";
+import type { Targets } from "./targets.ts";
+
+// HTTP sources' endpoints (decisions §6). Without customResponse a request is recorded in the
+// inbox, answered 200 {"success": true} once durable, and run afterwards; with customResponse
+// the reply is what the run passed to this.http.respond(), sent after its result committed.
+
+export interface IncomingHttp {
+  method: string;
+  /** the path below the endpoint, "/" at least */
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  contentType: string | undefined;
+  url: string;
+  clientIp: string;
+}
+
+export const ACCEPTED: HttpResponse = { status: 200, headers: {}, body: { success: true } };
+
+function parseBody(raw: string, contentType: string | undefined): unknown {
+  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "application/json" || type.endsWith("+json")) {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
+  if (type === "application/x-www-form-urlencoded") return { ...parseForm(raw) };
+  return raw;
+}
+
+function lowerCaseHeaders(h: IncomingHttp["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  return out;
+}
+
+export function httpEvent(req: IncomingHttp) {
+  const bodyRaw = req.body.toString("utf8");
+  return {
+    method: req.method,
+    path: req.path,
+    query: req.query,
+    headers: lowerCaseHeaders(req.headers),
+    bodyRaw,
+    body: parseBody(bodyRaw, req.contentType),
+    url: req.url,
+    client_ip: req.clientIp,
+  };
+}
+
+export class Ingress {
+  readonly #targets: Targets;
+  readonly #inv: Invocations;
+  readonly #quotas: Quotas;
+  readonly #inbox: InboxQueue;
+
+  constructor(targets: Targets, invocations: Invocations, quotas: Quotas, inbox: InboxQueue) {
+    this.#targets = targets;
+    this.#inv = invocations;
+    this.#quotas = quotas;
+    this.#inbox = inbox;
+  }
+
+  async receive(key: string, req: IncomingHttp): Promise<HttpResponse> {
+    const t = await this.#targets.byEndpoint(key);
+    if (!t || !t.source.active) throw notFound("endpoint");
+    if (!(await this.#quotas.admit(t, "run"))) {
+      throw new AppError("quota_exceeded", "this source's account has used up its daily quota");
+    }
+    const event = httpEvent(req);
+    const custom = t.component.meta.props.some((p) => p.type === "$.interface.http" && p.customResponse === true);
+    if (custom) return this.#respond(t, event);
+    await this.enqueue(t, event);
+    return ACCEPTED;
+  }
+
+  /** Durably accepts a run of `t` with `event`, then runs it in the background. */
+  async enqueue(t: Target, event: unknown): Promise<void> {
+    const seq = await this.#inbox.add({
+      source_id: t.source.id,
+      kind: "run",
+      event: JSON.stringify(event ?? null),
+      received_at_ms: Date.now(),
+    });
+    this.#inv.invoke(t, "run", event, { inboxSeq: seq }).catch(() => {
+      // a failed commit leaves the inbox row in place; the run is retried at the next start
+    });
+  }
+
+  async #respond(t: Target, event: unknown): Promise<HttpResponse> {
+    const result = await this.#inv.invoke(t, "run", event);
+    if (result.response) return result.response;
+    if (result.error) throw new AppError("source_failed", "the source failed before it responded");
+    throw new AppError("source_failed", "the source finished without calling this.http.respond()");
+  }
+}

@@ -1,0 +1,84 @@
+import type { Bus } from "../bus/port.ts";
+import { emitterChannel } from "../bus/port.ts";
+import type { SourceRow, UserRow } from "../store/port.ts";
+import type { CoreDeps } from "./deps.ts";
+import { CommitQueue } from "./commit-queue.ts";
+import { InboxQueue } from "./inbox-queue.ts";
+import { Ingress } from "./ingress.ts";
+import { Invocations, type Target } from "./invocations.ts";
+import { Lifecycle } from "./lifecycle.ts";
+import { Quotas } from "./quotas.ts";
+import { Targets } from "./targets.ts";
+import { Timers, timerOf } from "./timers.ts";
+import { Usage } from "./usage.ts";
+import { endpointUrl } from "./endpoint.ts";
+import type { ComponentRow } from "../store/port.ts";
+
+// Everything that makes sources run, wired once: invocations and their commits, hooks, timers,
+// the HTTP ingress and quotas. Sources calls in here on every change of a source.
+
+export class SourceRuntime {
+  readonly usage = new Usage();
+  readonly targets: Targets;
+  readonly invocations: Invocations;
+  readonly lifecycle: Lifecycle;
+  readonly timers: Timers;
+  readonly quotas: Quotas;
+  readonly ingress: Ingress;
+  readonly bus: Bus;
+  readonly #deps: CoreDeps;
+  readonly #commits: CommitQueue;
+
+  constructor(deps: CoreDeps) {
+    this.#deps = deps;
+    this.bus = deps.bus;
+    this.#commits = new CommitQueue(deps.store);
+    this.targets = new Targets(deps.store, deps.publicUrl);
+    this.invocations = new Invocations({
+      store: deps.store,
+      invoker: deps.invoker,
+      bus: deps.bus,
+      commits: this.#commits,
+      usage: this.usage,
+      secrets: deps.secrets,
+      limits: deps.limits,
+      fetchAllow: [...deps.fetchAllow],
+      retention: deps.retention,
+    });
+    this.lifecycle = new Lifecycle(this.invocations);
+    this.quotas = new Quotas(this.usage, this.invocations);
+    this.timers = new Timers(deps.store, this.invocations, this.quotas);
+    this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store));
+  }
+
+  target(source: SourceRow, user: UserRow, component: ComponentRow): Target {
+    return { source, user, component, endpointUrl: endpointUrl(this.#deps.publicUrl, source.endpoint_key) };
+  }
+
+  /** At start: runs what was accepted but not finished before the last stop, then arms timers. */
+  async start(): Promise<void> {
+    const store = this.#deps.store;
+    for (const row of await store.events.inboxPending()) {
+      const t = await this.targets.get(row.source_id);
+      if (!t || !t.source.active) continue;
+      this.invocations.invoke(t, "run", JSON.parse(row.event), { inboxSeq: row.seq }).catch(() => {});
+    }
+    for (const source of await store.sources.listActive()) {
+      const t = await this.targets.get(source.id);
+      if (t && timerOf(t)) await this.timers.schedule(t);
+    }
+  }
+
+  /** A source was deleted: stop everything of it and end its live streams. */
+  gone(sourceId: string): void {
+    this.timers.cancel(sourceId);
+    this.targets.invalidate(sourceId);
+    this.invocations.forget(sourceId);
+    this.bus.end(emitterChannel(sourceId));
+  }
+
+  async close(): Promise<void> {
+    this.timers.close();
+    await this.#commits.drain();
+  }
+}

@@ -1,0 +1,94 @@
+import { Cron } from "croner";
+import type { Store } from "../store/port.ts";
+import { defaultTimer, type TimerConfig } from "./props.ts";
+import type { Invocations, Target } from "./invocations.ts";
+import type { Quotas } from "./quotas.ts";
+
+// Timer props (components.md §2) fire `run` with {timestamp, interval_seconds} or {timestamp,
+// cron}. The next due time is stored with each tick's commit, so after a restart a tick that
+// was missed while the service was down runs once, at start, and not once per missed interval.
+
+// setTimeout can't wait longer than ~24.8 days; longer waits are taken in steps.
+const MAX_WAIT_MS = 2 ** 31 - 1;
+
+export function timerOf(t: Target): TimerConfig | undefined {
+  const prop = t.component.meta.props.find((p) => p.type === "$.interface.timer");
+  if (!prop) return undefined;
+  return (t.source.props[prop.name] as TimerConfig | undefined) ?? defaultTimer(prop);
+}
+
+function nextAfter(timer: TimerConfig, afterMs: number): number {
+  if ("cron" in timer) {
+    const next = new Cron(timer.cron, { paused: true, timezone: "UTC" }).nextRun(new Date(afterMs));
+    return next ? next.getTime() : Number.POSITIVE_INFINITY;
+  }
+  return afterMs + timer.intervalSeconds * 1000;
+}
+
+export class Timers {
+  readonly #store: Store;
+  readonly #inv: Invocations;
+  readonly #quotas: Quotas;
+  readonly #handles = new Map<string, NodeJS.Timeout>();
+  #closed = false;
+
+  constructor(store: Store, invocations: Invocations, quotas: Quotas) {
+    this.#store = store;
+    this.#inv = invocations;
+    this.#quotas = quotas;
+  }
+
+  /** Starts (or restarts) the source's timer; a stored due time in the past fires at once. */
+  async schedule(t: Target, fresh = false): Promise<void> {
+    this.cancel(t.source.id);
+    const timer = timerOf(t);
+    if (!timer || !t.source.active || this.#closed) return;
+    const stored = fresh ? undefined : await this.#store.events.timer(t.source.id);
+    const due = stored ?? nextAfter(timer, Date.now());
+    this.#arm(t, timer, due);
+  }
+
+  cancel(sourceId: string): void {
+    const h = this.#handles.get(sourceId);
+    if (h) clearTimeout(h);
+    this.#handles.delete(sourceId);
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const h of this.#handles.values()) clearTimeout(h);
+    this.#handles.clear();
+  }
+
+  get size(): number {
+    return this.#handles.size;
+  }
+
+  #arm(t: Target, timer: TimerConfig, due: number): void {
+    if (!Number.isFinite(due) || this.#closed) return;
+    const wait = Math.max(0, due - Date.now());
+    const handle = setTimeout(
+      () => (wait >= MAX_WAIT_MS ? this.#arm(t, timer, due) : this.#fire(t, timer, due)),
+      Math.min(wait, MAX_WAIT_MS),
+    );
+    this.#handles.set(t.source.id, handle);
+  }
+
+  #fire(t: Target, timer: TimerConfig, due: number): void {
+    const now = Date.now();
+    // A late tick (the service was down or busy) counts once; the next one is due on schedule.
+    let next = nextAfter(timer, due);
+    if (next <= now) next = nextAfter(timer, now);
+    this.#arm(t, timer, next);
+    const event =
+      "cron" in timer
+        ? { timestamp: Math.floor(now / 1000), cron: timer.cron }
+        : { timestamp: Math.floor(now / 1000), interval_seconds: timer.intervalSeconds };
+    void this.#quotas.admit(t, "run").then((ok) => {
+      if (ok) return this.#inv.invoke(t, "run", event, { timerNextDueMs: next });
+      return undefined;
+    }).catch(() => {
+      // the tick's failure is already on $errors, or the store is down and the tick will rerun
+    });
+  }
+}

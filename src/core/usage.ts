@@ -1,0 +1,54 @@
+import type { UserRow } from "../store/port.ts";
+import { utcDay } from "../lib/clock.ts";
+
+// Per-user daily usage (components.md §8), counted in memory where quota checks read it and
+// written to the store with each commit. Loaded from the user row the first time a user runs.
+
+interface Counter {
+  day: string;
+  invocations: number;
+  computeMs: number;
+}
+
+export class Usage {
+  readonly #counters = new Map<string, Counter>();
+
+  #counter(user: Pick<UserRow, "id" | "usage_day" | "invocations_used" | "compute_time_used">): Counter {
+    const today = utcDay();
+    let c = this.#counters.get(user.id);
+    if (!c) {
+      c =
+        user.usage_day === today
+          ? { day: today, invocations: user.invocations_used, computeMs: user.compute_time_used }
+          : { day: today, invocations: 0, computeMs: 0 };
+      this.#counters.set(user.id, c);
+    }
+    if (c.day !== today) Object.assign(c, { day: today, invocations: 0, computeMs: 0 });
+    return c;
+  }
+
+  /** today's counters, as /users/me shows them */
+  current(user: UserRow): { invocations: number; computeMs: number } {
+    const c = this.#counter(user);
+    return { invocations: c.invocations, computeMs: c.computeMs };
+  }
+
+  /** which quota is used up, if any (0 = unlimited) */
+  exceeded(user: UserRow): string | undefined {
+    const c = this.#counter(user);
+    if (user.daily_invocations_quota > 0 && c.invocations >= user.daily_invocations_quota) return "daily invocations";
+    if (user.daily_compute_time_quota > 0 && c.computeMs >= user.daily_compute_time_quota) return "daily compute time";
+    return undefined;
+  }
+
+  add(user: UserRow, computeMs: number): { user_id: string; day: string; invocations: number; compute_ms: number } {
+    const c = this.#counter(user);
+    c.invocations += 1;
+    c.computeMs += computeMs;
+    return { user_id: user.id, day: c.day, invocations: 1, compute_ms: computeMs };
+  }
+
+  forget(userId: string): void {
+    this.#counters.delete(userId);
+  }
+}

@@ -1,0 +1,58 @@
+import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { Core } from "../../core/core.ts";
+import { Accepted, EventQuery, EventSummary, IdParams, data, page, withErrors } from "../schemas.ts";
+
+export function eventRoutes(core: Core): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      "/sources/:id/event_summaries",
+      {
+        schema: { tags: ["events"], params: IdParams, querystring: EventQuery, response: withErrors({ 200: page(EventSummary) }) },
+      },
+      async (req, reply) => {
+        const q = req.query;
+        const json = await core.events.page(req.user, req.params.id, {
+          limit: q.limit ?? 10,
+          after: q.after,
+          before: q.before,
+          eventName: q.event_name,
+          expand: q.expand,
+        });
+        // rendered already (payloads are stored as JSON); the schema above documents the shape
+        return reply.type("application/json; charset=utf-8").send(json);
+      },
+    );
+
+    app.delete(
+      "/sources/:id/events",
+      {
+        schema: {
+          tags: ["events"],
+          params: IdParams,
+          querystring: Type.Object({ start_id: Type.Optional(Type.String()), end_id: Type.Optional(Type.String()) }),
+          response: withErrors({ 202: data(Accepted) }),
+        },
+      },
+      async (req, reply) => {
+        await core.events.delete(req.user, req.params.id, req.query.start_id, req.query.end_id);
+        return reply.status(202).send({ data: { accepted: true } });
+      },
+    );
+
+    app.post(
+      "/sources/:id/run",
+      {
+        schema: {
+          tags: ["sources"],
+          params: IdParams,
+          body: Type.Optional(Type.Object({ event: Type.Optional(Type.Unknown()) })),
+          response: withErrors({ 202: data(Accepted) }, [429]),
+        },
+      },
+      async (req, reply) => {
+        await core.sources.runNow(req.user, req.params.id, req.body?.event);
+        return reply.status(202).send({ data: { accepted: true } });
+      },
+    );
+  };
+}

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Core } from "../../core/core.ts";
+import { emitterChannel, type BusMessage } from "../../bus/port.ts";
+import { parseEventId } from "../../core/event-render.ts";
+import { authHook } from "../auth.ts";
+import type { EventKey } from "../../store/port.ts";
+
+// GET /sources/{id}/sse (decisions §7). Subscribes to the bus before replaying from the store,
+// so nothing committed in between is missed; every message is sent only if its id is newer
+// than the last one sent, so nothing is sent twice or out of order either.
+
+const HEARTBEAT_MS = 15_000;
+const REPLAY_PAGE = 100;
+// a client that reads slower than events arrive is cut off rather than buffered without end
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+const newer = (a: EventKey, b: EventKey | undefined) => !b || a.ms > b.ms || (a.ms === b.ms && a.n > b.n);
+
+export async function sseRoutes(app: FastifyInstance, core: Core): Promise<void> {
+  const open = new Set<() => void>();
+  app.addHook("preClose", async () => {
+    for (const end of [...open]) end();
+  });
+
+  await app.register(async (scope) => {
+    scope.addHook("onRequest", authHook(core.users, true));
+    scope.get("/sources/:id/sse", { schema: { hide: true } }, (req, reply) => stream(core, open, req, reply));
+  });
+}
+
+async function stream(core: Core, open: Set<() => void>, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { id } = req.params as { id: string };
+  const query = req.query as { event_name?: string };
+  await core.sources.get(req.user, id);
+  const eventName = query.event_name === "default" ? "" : (query.event_name ?? "");
+  const lastHeader = req.headers["last-event-id"];
+  let last: EventKey | undefined = typeof lastHeader === "string" ? parseEventId(lastHeader.trim()) : undefined;
+
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-store",
+    "x-accel-buffering": "no",
+    connection: "keep-alive",
+  });
+  res.write(":sse-handshake\n\n");
+
+  let replaying = true;
+  const held: BusMessage[] = [];
+  let ended = false;
+  const send = (m: BusMessage) => {
+    const key = parseEventId(m.id)!;
+    if (!newer(key, last)) return;
+    last = key;
+    res.write(`id: ${m.id}\ndata: ${m.item}\n\n`);
+    if (res.writableLength > MAX_BUFFERED_BYTES) end();
+  };
+  const onMessage = (m: BusMessage) => {
+    if (m.eventName !== eventName) return;
+    if (replaying) held.push(m);
+    else send(m);
+  };
+  const heartbeat = setInterval(() => res.write(":sse-handshake\n\n"), HEARTBEAT_MS);
+  const unsubscribe = core.runtime.bus.subscribe(emitterChannel(id), onMessage, () => end());
+  function end() {
+    if (ended) return;
+    ended = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    open.delete(end);
+    res.end();
+  }
+  open.add(end);
+  res.on("close", end);
+
+  try {
+    if (last) {
+      const since = last;
+      for (let from = since; !ended; ) {
+        const rows = await core.events.since(id, eventName, from, REPLAY_PAGE);
+        for (const r of rows) send({ eventName, id: `${r.ms}-${r.n}`, item: r.item });
+        if (rows.length < REPLAY_PAGE) break;
+        from = rows[rows.length - 1];
+      }
+    }
+  } catch (err) {
+    req.log.error({ err }, "SSE replay failed");
+    end();
+    return;
+  }
+  replaying = false;
+  for (const m of held.splice(0)) send(m);
+}

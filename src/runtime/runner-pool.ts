@@ -1,0 +1,74 @@
+// The host side of invocations: N runner processes, each source pinned to one of them (so its
+// invocations run in order, in the isolate that is warm for it). Never rejects: a timeout or a
+// runner that died becomes an error result like any other failed invocation.
+import { RunnerProcess } from "./runner-process.ts";
+import type { InvokeReply, InvokeRequest, InvokeResult } from "./protocol.ts";
+import type { Invoker, InvokeCall } from "./types.ts";
+
+// On top of the invocation's own deadline (enforced inside the runner): IPC, isolate start,
+// compiling. The host deadline only fires when the runner itself is stuck.
+const HOST_GRACE_MS = 3000;
+
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+const failed = (name: string, message: string, wallMs: number): InvokeResult => ({
+  emits: [],
+  db: null,
+  logs: [],
+  emitErrors: [],
+  wallMs,
+  error: { name, message, stack: `${name}: ${message}` },
+});
+
+interface Runner {
+  process: RunnerProcess;
+  /** code hashes this runner was sent; cleared when it answers needCode (it restarted) */
+  known: Set<string>;
+}
+
+export class RunnerPool implements Invoker {
+  readonly #runners: Runner[];
+
+  constructor(size: number, entry?: string) {
+    this.#runners = Array.from({ length: Math.max(1, size) }, () => ({
+      process: new RunnerProcess(entry ? { entry } : {}),
+      known: new Set<string>(),
+    }));
+  }
+
+  async invoke(call: InvokeCall): Promise<InvokeResult> {
+    const runner = this.#runners[hash(call.sourceId) % this.#runners.length];
+    const started = Date.now();
+    const send = (withCode: boolean) => {
+      const { code, ...rest } = call;
+      const req: InvokeRequest = { type: "invoke", ...rest, ...(withCode ? { code } : {}) };
+      return runner.process.request<InvokeReply>(req, {
+        deadlineMs: call.limits.timeoutMs + HOST_GRACE_MS,
+        onTimeout: () => new Error(`TimeoutError: invocation timed out after ${call.limits.timeoutMs} ms`),
+        onCrash: () => new Error("RunnerCrashed: the sandbox process died during this invocation"),
+      });
+    };
+    try {
+      let reply = await send(!runner.known.has(call.codeHash));
+      if ("needCode" in reply) {
+        runner.known.clear();
+        reply = await send(true);
+      }
+      runner.known.add(call.codeHash);
+      if ("needCode" in reply) return failed("InternalError", "the sandbox did not load the component", Date.now() - started);
+      return reply;
+    } catch (e) {
+      const text = e instanceof Error ? e.message : String(e);
+      const m = /^(\w+): (.*)$/s.exec(text);
+      return failed(m ? m[1] : "InternalError", m ? m[2] : text, Date.now() - started);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#runners.map((r) => r.process.close()));
+  }
+}

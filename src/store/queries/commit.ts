@@ -1,0 +1,98 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../schema.ts";
+import type { CommitBatch, EventRow } from "../port.ts";
+
+// Rows per multi-row INSERT. A fixed chunk keeps the set of SQL strings (and so of prepared
+// statements) small; only a batch's remainder makes a statement of another size.
+const CHUNK = 64;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+const eventColumns = (e: EventRow) => ({
+  emitter_id: e.emitter_id,
+  user_id: e.user_id,
+  event_name: e.event_name,
+  ms: e.ms,
+  n: e.n,
+  emit_id: e.emit_id,
+  indexed_at_ms: e.indexed_at_ms,
+  payload: e.payload,
+  size: e.size,
+  meta: JSON.stringify(e.meta),
+});
+
+/** Writes one group of invocation results; the caller runs it inside one transaction. */
+export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Promise<void> {
+  for (const part of chunks(batch.events)) {
+    await trx.insertInto("events").values(part.map(eventColumns)).execute();
+  }
+  for (const s of batch.states) {
+    const cols = {
+      user_id: s.user_id,
+      db: JSON.stringify(s.db),
+      dedupe: JSON.stringify(s.dedupe),
+      last_ms: s.last_ms,
+      last_n: s.last_n,
+    };
+    await trx
+      .insertInto("emitter_state")
+      .values({ emitter_id: s.emitter_id, ...cols })
+      .onConflict((oc) => oc.column("emitter_id").doUpdateSet(cols))
+      .execute();
+  }
+  for (const part of chunks(batch.inboxDone)) {
+    await trx.deleteFrom("inbox").where("seq", "in", part).execute();
+  }
+  for (const t of batch.timers) {
+    await trx
+      .insertInto("timers")
+      .values(t)
+      .onConflict((oc) => oc.column("source_id").doUpdateSet({ next_due_ms: t.next_due_ms }))
+      .execute();
+  }
+  for (const u of batch.usage) {
+    await trx
+      .updateTable("users")
+      .set((eb) => ({
+        invocations_used: eb
+          .case()
+          .when("usage_day", "=", u.day)
+          .then(eb("invocations_used", "+", u.invocations))
+          .else(u.invocations)
+          .end(),
+        compute_time_used: eb
+          .case()
+          .when("usage_day", "=", u.day)
+          .then(eb("compute_time_used", "+", u.compute_ms))
+          .else(u.compute_ms)
+          .end(),
+        usage_day: u.day,
+      }))
+      .where("id", "=", u.user_id)
+      .execute();
+  }
+  for (const t of batch.trims) {
+    const boundary = await trx
+      .selectFrom("events")
+      .select(["ms", "n"])
+      .where("emitter_id", "=", t.emitter_id)
+      .where("event_name", "=", t.event_name)
+      .orderBy("ms", "desc")
+      .orderBy("n", "desc")
+      .limit(1)
+      .offset(t.keep)
+      .executeTakeFirst();
+    if (!boundary) continue;
+    const k = { ms: Number(boundary.ms), n: Number(boundary.n) };
+    await trx
+      .deleteFrom("events")
+      .where("emitter_id", "=", t.emitter_id)
+      .where("event_name", "=", t.event_name)
+      .where((eb) => eb.or([eb("ms", "<", k.ms), eb.and([eb("ms", "=", k.ms), eb("n", "<=", k.n)])]))
+      .execute();
+  }
+}
