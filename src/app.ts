@@ -70,6 +70,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       version: VERSION,
       health: () => store.ping(),
     });
+    core.runtime.log = (err, what) => http.log.error({ err }, what);
     http.addHook("onClose", shutdown);
     await core.runtime.start();
     return { http, core, createdAdminKey, close: () => http.close() };

@@ -108,7 +108,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
       return { id: res.body.data.id, key: res.body.data.api_key };
     },
     async close() {
-      await app.close();
+      // a test may have closed the app itself already (to restart on the same data)
+      await app.close().catch(() => {});
       await postgres?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -211,3 +212,41 @@ export function detailFields(reply: Reply): string[] {
   if (!Array.isArray(details)) throw new Error(`expected error.details, got ${reply.text}`);
   return details.map((d: { field: string }) => d.field);
 }
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `ms`. */
+export async function waitFor<T>(check: () => Promise<T | undefined | false>, ms = 10_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Creates a source from code for the given key (admin when omitted); fails the test unless 200. */
+export async function createSource(t: TestApp, code: string, extra: Record<string, unknown> = {}, key?: string) {
+  const res = await t.request("POST", "/v1/sources/", { key, body: { component_code: code, ...extra } });
+  if (res.status !== 200) throw new Error(`creating source failed: ${res.status} ${res.text}`);
+  return res.body.data as { id: string; configured_props: Record<string, any>; name: string };
+}
+
+/** The source's events on a stream, newest first (expand=event). */
+export async function eventsOf(t: TestApp, sourceId: string, eventName = "", key?: string): Promise<any[]> {
+  const q = `limit=100&expand=event${eventName ? `&event_name=${encodeURIComponent(eventName)}` : ""}`;
+  const res = await t.request("GET", `/v1/sources/${sourceId}/event_summaries?${q}`, { key });
+  if (res.status !== 200) throw new Error(`reading events failed: ${res.status} ${res.text}`);
+  return res.body.data;
+}
+
+/** Waits until the stream has at least `n` events; returns them newest first. */
+export function waitEvents(t: TestApp, sourceId: string, n: number, eventName = "", ms = 10_000, key?: string): Promise<any[]> {
+  return waitFor(async () => {
+    const events = await eventsOf(t, sourceId, eventName, key);
+    return events.length >= n ? events : undefined;
+  }, ms, `${n} events on "${eventName}" of ${sourceId}`);
+}
+
+/** The path part of an endpoint URL, for app.inject. */
+export const endpointPath = (source: { configured_props: Record<string, any> }, prop = "http"): string =>
+  new URL(source.configured_props[prop].endpoint_url).pathname;

@@ -62,8 +62,16 @@ export class Ingress {
   readonly #inv: Invocations;
   readonly #quotas: Quotas;
   readonly #inbox: InboxQueue;
+  readonly #log: (err: unknown, what: string) => void;
 
-  constructor(targets: Targets, invocations: Invocations, quotas: Quotas, inbox: InboxQueue) {
+  constructor(
+    targets: Targets,
+    invocations: Invocations,
+    quotas: Quotas,
+    inbox: InboxQueue,
+    log: (err: unknown, what: string) => void,
+  ) {
+    this.#log = log;
     this.#targets = targets;
     this.#inv = invocations;
     this.#quotas = quotas;
@@ -91,8 +99,9 @@ export class Ingress {
       event: JSON.stringify(event ?? null),
       received_at_ms: Date.now(),
     });
-    this.#inv.invoke(t, "run", event, { inboxSeq: seq }).catch(() => {
+    this.#inv.invoke(t, "run", event, { inboxSeq: seq }).catch((e) => {
       // a failed commit leaves the inbox row in place; the run is retried at the next start
+      this.#log(e, "committing an accepted run failed");
     });
   }
 

@@ -28,6 +28,8 @@ export class SourceRuntime {
   readonly bus: Bus;
   readonly #deps: CoreDeps;
   readonly #commits: CommitQueue;
+  /** where failures nobody awaits are reported (the service's logger, once it exists) */
+  log: (err: unknown, what: string) => void = () => {};
 
   constructor(deps: CoreDeps) {
     this.#deps = deps;
@@ -47,8 +49,9 @@ export class SourceRuntime {
     });
     this.lifecycle = new Lifecycle(this.invocations);
     this.quotas = new Quotas(this.usage, this.invocations);
-    this.timers = new Timers(deps.store, this.invocations, this.quotas);
-    this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store));
+    const log = (err: unknown, what: string) => this.log(err, what);
+    this.timers = new Timers(deps.store, this.invocations, this.quotas, log);
+    this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), log);
   }
 
   target(source: SourceRow, user: UserRow, component: ComponentRow): Target {
@@ -61,7 +64,9 @@ export class SourceRuntime {
     for (const row of await store.events.inboxPending()) {
       const t = await this.targets.get(row.source_id);
       if (!t || !t.source.active) continue;
-      this.invocations.invoke(t, "run", JSON.parse(row.event), { inboxSeq: row.seq }).catch(() => {});
+      this.invocations
+        .invoke(t, "run", JSON.parse(row.event), { inboxSeq: row.seq })
+        .catch((e) => this.log(e, "replaying an accepted run failed"));
     }
     for (const source of await store.sources.listActive()) {
       const t = await this.targets.get(source.id);

@@ -30,9 +30,11 @@ export class Timers {
   readonly #inv: Invocations;
   readonly #quotas: Quotas;
   readonly #handles = new Map<string, NodeJS.Timeout>();
+  readonly #log: (err: unknown, what: string) => void;
   #closed = false;
 
-  constructor(store: Store, invocations: Invocations, quotas: Quotas) {
+  constructor(store: Store, invocations: Invocations, quotas: Quotas, log: (err: unknown, what: string) => void) {
+    this.#log = log;
     this.#store = store;
     this.#inv = invocations;
     this.#quotas = quotas;
@@ -45,6 +47,8 @@ export class Timers {
     if (!timer || !t.source.active || this.#closed) return;
     const stored = fresh ? undefined : await this.#store.events.timer(t.source.id);
     const due = stored ?? nextAfter(timer, Date.now());
+    // stored at once, so a restart before the first tick still knows when it was due
+    if (stored === undefined) await this.#store.events.setTimer(t.source.id, due);
     this.#arm(t, timer, due);
   }
 
@@ -87,8 +91,9 @@ export class Timers {
     void this.#quotas.admit(t, "run").then((ok) => {
       if (ok) return this.#inv.invoke(t, "run", event, { timerNextDueMs: next });
       return undefined;
-    }).catch(() => {
-      // the tick's failure is already on $errors, or the store is down and the tick will rerun
+    }).catch((e) => {
+      // a failed run is on $errors already; this is the store failing, and the tick reruns at start
+      this.#log(e, "committing a timer tick failed");
     });
   }
 }

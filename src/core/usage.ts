@@ -41,8 +41,9 @@ export class Usage {
     return undefined;
   }
 
-  add(user: UserRow, computeMs: number): { user_id: string; day: string; invocations: number; compute_ms: number } {
+  add(user: UserRow, wallMs: number): { user_id: string; day: string; invocations: number; compute_ms: number } {
     const c = this.#counter(user);
+    const computeMs = Math.max(0, Math.round(wallMs));
     c.invocations += 1;
     c.computeMs += computeMs;
     return { user_id: user.id, day: c.day, invocations: 1, compute_ms: computeMs };

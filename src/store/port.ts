@@ -208,6 +208,7 @@ export interface EventStore {
   /** every pending inbox row, oldest first (replayed at start) */
   inboxPending(): Promise<InboxRow[]>;
   timer(sourceId: string): Promise<number | undefined>;
+  setTimer(sourceId: string, nextDueMs: number): Promise<void>;
   commit(batch: CommitBatch): Promise<void>;
 }
 

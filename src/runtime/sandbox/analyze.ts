@@ -5,8 +5,10 @@ import { AppError } from "../../lib/errors.ts";
 import type { ComponentMeta } from "../types.ts";
 import type { AnalyzeRequest } from "../protocol.ts";
 import { describeComponent } from "./describe.ts";
+import { hostReference } from "./host-reference.ts";
 import { loadComponent } from "./load-component.ts";
 import { parseDescribeResult } from "./meta.ts";
+import { prepareContext } from "./runtime-modules.ts";
 import { createLimits, sandboxError } from "./sandbox-errors.ts";
 
 const MAX_META_CHARS = 1024 * 1024;
@@ -16,7 +18,7 @@ export async function analyze(req: AnalyzeRequest): Promise<ComponentMeta> {
   const limits = createLimits(req.timeoutMs, req.memoryMb);
   const isolate = new ivm.Isolate({ memoryLimit: req.memoryMb });
   try {
-    const context = await isolate.createContext();
+    const { context } = await prepareContext(isolate, hostReference());
     const component = await loadComponent(isolate, context, req.code, limits);
     let json: unknown;
     try {

@@ -1,8 +1,10 @@
 // Compiles a component's code in a given isolate/context, links its imports against the provided
 // modules and evaluates its top level. Returns a Reference to the component object (the default
-// export, or module.exports for CommonJS). Shared by analysis and, later, invocations.
+// export, or module.exports for CommonJS). Shared by analysis and invocations; the context must
+// already have the runtime installed (runtime-modules.ts).
 import ivm from "isolated-vm";
 import { AppError } from "../../lib/errors.ts";
+import { compileCached, compileScriptCached } from "./compile-cache.ts";
 import { isProvidedModule, providedModuleSource } from "./provided/index.ts";
 import { sandboxError, type Limits } from "./sandbox-errors.ts";
 
@@ -11,14 +13,9 @@ const COMPONENT = "tributary:component";
 // top-level await makes evaluate() return early, and then `settled` is still uninitialized.
 const WRAPPER = `export * as component from "${COMPONENT}";\nexport const settled = true;\n`;
 
-const GLOBALS = `
-globalThis.defineComponent = (c) => c;
-globalThis.defineSource = (c) => c;
-{
-  const noop = () => {};
-  globalThis.console = { log: noop, info: noop, warn: noop, error: noop, debug: noop, trace: noop, dir: noop };
-}
-`;
+// Provided modules capture the runtime's host object while they evaluate; the component's own
+// code has no use for it.
+const HIDE_HOST = "delete globalThis.__tributaryHost;";
 
 // The isolate runs the component's CommonJS as-is; `require` serves only provided modules, with
 // Node's interop (a module's default export stands for its module.exports).
@@ -69,7 +66,7 @@ async function compile<T>(what: () => Promise<T>): Promise<T> {
 
 async function providedModule(isolate: ivm.Isolate, context: ivm.Context, specifier: string): Promise<ivm.Module> {
   const source = providedModuleSource(specifier)!;
-  const mod = await isolate.compileModule(source, { filename: `provided:${specifier}` });
+  const mod = await compileCached(isolate, `provided:${specifier}`, source, `provided:${specifier}`);
   await mod.instantiate(context, () => {
     throw new Error("provided modules import nothing");
   });
@@ -77,29 +74,41 @@ async function providedModule(isolate: ivm.Isolate, context: ivm.Context, specif
   return mod;
 }
 
+/** `cacheKey` (the code hash) lets compiling reuse V8's code cache for code seen before. */
 export async function loadComponent(
   isolate: ivm.Isolate,
   context: ivm.Context,
   code: string,
   limits: Limits,
+  cacheKey?: string,
 ): Promise<ivm.Reference> {
-  await context.eval(GLOBALS);
   try {
     return isCommonJs(code)
-      ? await loadCommonJs(isolate, context, code, limits)
-      : await loadModule(isolate, context, code, limits);
+      ? await loadCommonJs(isolate, context, code, limits, cacheKey)
+      : await loadModule(isolate, context, code, limits, cacheKey);
   } catch (e) {
     throw sandboxError(e, isolate, limits);
   }
 }
 
-async function loadModule(isolate: ivm.Isolate, context: ivm.Context, code: string, limits: Limits): Promise<ivm.Reference> {
-  const mod = await compile(() => isolate.compileModule(code, { filename: "component.mjs" }));
+async function loadModule(
+  isolate: ivm.Isolate,
+  context: ivm.Context,
+  code: string,
+  limits: Limits,
+  cacheKey: string | undefined,
+): Promise<ivm.Reference> {
+  const mod = await compile(() =>
+    cacheKey
+      ? compileCached(isolate, `component:${cacheKey}`, code, "component.mjs")
+      : isolate.compileModule(code, { filename: "component.mjs" }),
+  );
   const linked = new Map<string, ivm.Module>([[COMPONENT, mod]]);
   for (const specifier of mod.dependencySpecifiers) {
     checkSpecifier(specifier);
     if (!linked.has(specifier)) linked.set(specifier, await providedModule(isolate, context, specifier));
   }
+  await context.eval(HIDE_HOST);
   const wrapper = await isolate.compileModule(WRAPPER, { filename: "tributary-wrapper.mjs" });
   await wrapper.instantiate(context, (specifier) => linked.get(specifier)!);
   await wrapper.evaluate({ timeout: limits.remaining() });
@@ -113,8 +122,18 @@ async function loadModule(isolate: ivm.Isolate, context: ivm.Context, code: stri
   });
 }
 
-async function loadCommonJs(isolate: ivm.Isolate, context: ivm.Context, code: string, limits: Limits): Promise<ivm.Reference> {
-  const script = await compile(() => isolate.compileScript(code, { filename: "component.js" }));
+async function loadCommonJs(
+  isolate: ivm.Isolate,
+  context: ivm.Context,
+  code: string,
+  limits: Limits,
+  cacheKey: string | undefined,
+): Promise<ivm.Reference> {
+  const script = await compile(() =>
+    cacheKey
+      ? compileScriptCached(isolate, `component:${cacheKey}`, code, "component.js")
+      : isolate.compileScript(code, { filename: "component.js" }),
+  );
   // Only literal require("x") calls can be resolved ahead of time, which is what they are in practice.
   const specifiers = [...new Set([...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]))];
   const namespaces: ivm.Dereference<unknown>[] = [];
@@ -125,6 +144,7 @@ async function loadCommonJs(isolate: ivm.Isolate, context: ivm.Context, code: st
   const moduleRef = await context.evalClosure(CJS_SETUP, [new ivm.ExternalCopy(specifiers).copyInto(), ...namespaces], {
     result: { reference: true },
   });
+  await context.eval(HIDE_HOST);
   await script.run(context, { timeout: limits.remaining() });
   return context.evalClosure(CJS_EXPORTS, [moduleRef.derefInto()], {
     timeout: limits.remaining(),

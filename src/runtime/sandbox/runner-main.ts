@@ -3,11 +3,14 @@
 import { AppError } from "../../lib/errors.ts";
 import type { RunnerMessage, RunnerReply } from "../protocol.ts";
 import { analyze } from "./analyze.ts";
+import { invoke } from "./invoke.ts";
 
 async function handle(msg: RunnerMessage): Promise<unknown> {
   switch (msg.type) {
     case "analyze":
       return analyze(msg);
+    case "invoke":
+      return invoke(msg);
     default:
       throw new AppError("internal", `unknown runner request "${String((msg as { type?: unknown }).type)}"`);
   }
@@ -28,6 +31,12 @@ process.on("message", (raw: unknown) => {
       reply({ id: msg.id, ok: false, code: err.code, message: err.message });
     },
   );
+});
+
+// Every entry into an isolate is awaited (sandbox/instance.ts), but a rejection that still slips
+// out must not take down every other source on this runner.
+process.on("unhandledRejection", (e) => {
+  process.stderr.write(`runner: unhandled rejection: ${e instanceof Error ? e.message : String(e)}\n`);
 });
 
 // The host owns our lifetime: when its end of the channel closes, there is nobody to answer.

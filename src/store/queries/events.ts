@@ -113,6 +113,13 @@ export function eventQueries(db: Kysely<Database>): EventStore {
       const r = await db.selectFrom("timers").select("next_due_ms").where("source_id", "=", sourceId).executeTakeFirst();
       return r ? Number(r.next_due_ms) : undefined;
     },
+    async setTimer(sourceId, nextDueMs) {
+      await db
+        .insertInto("timers")
+        .values({ source_id: sourceId, next_due_ms: nextDueMs })
+        .onConflict((oc) => oc.column("source_id").doUpdateSet({ next_due_ms: nextDueMs }))
+        .execute();
+    },
     commit: (batch) => db.transaction().execute((trx) => commitBatch(trx, batch)),
   };
 }

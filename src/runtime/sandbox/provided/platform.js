@@ -21,7 +21,12 @@ export function defineApp(app) {
   return app;
 }
 
-// Pipedream's signature is axios($, config); the runtime issue replaces this with the real one.
-export function axios() {
-  throw new Error("axios is not available during analysis");
+const client = globalThis.__tributaryHost.axios;
+
+// Pipedream's signature: axios($, config), resolving to the response data (the whole response
+// with returnFullResponse). `$` is the component's `this`; nothing of it is needed here.
+export async function axios(_$, config = {}) {
+  const { returnFullResponse, debug: _debug, ...rest } = config;
+  const response = await client.request(rest);
+  return returnFullResponse ? response : response.data;
 }

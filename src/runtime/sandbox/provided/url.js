@@ -1,14 +1,7 @@
-// Source of the "url" module inside the isolate. Plain isolated-vm contexts have no URL global;
-// the runtime installs one, and until then constructing either class says why it fails.
-function missing(name) {
-  return class {
-    constructor() {
-      throw new Error(`${name} is not available during analysis`);
-    }
-  };
-}
+// Source of the "url" module inside the isolate: the runtime's WHATWG URL classes.
+const host = globalThis.__tributaryHost;
 
-export const URL = globalThis.URL ?? missing("URL");
-export const URLSearchParams = globalThis.URLSearchParams ?? missing("URLSearchParams");
+export const URL = host.URL;
+export const URLSearchParams = host.URLSearchParams;
 
 export default { URL, URLSearchParams };

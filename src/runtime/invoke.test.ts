@@ -1,0 +1,374 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createHash, createHmac } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AppError } from "../lib/errors.ts";
+import { ATOM, RSS } from "./fixtures/feeds.ts";
+import type { InvokeLimits, InvokeReply, InvokeRequest, InvokeResult } from "./protocol.ts";
+import { listShippedComponents } from "./registry-files.ts";
+import { RunnerProcess } from "./runner-process.ts";
+
+const runner = new RunnerProcess();
+let server: Server;
+let origin = "";
+let allow: string[] = [];
+
+before(async () => {
+  server = createServer((req, res) => {
+    if (req.url === "/feed") return void res.writeHead(200, { "content-type": "application/rss+xml" }).end(RSS);
+    if (req.url === "/redirect") return void res.writeHead(302, { location: "/json?via=redirect" }).end();
+    if (req.url === "/missing") return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"nope"}');
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json", "x-test": "yes" });
+      res.end(JSON.stringify({ method: req.method, url: req.url, body, type: req.headers["content-type"] ?? null }));
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
+  allow = [`127.0.0.1:${port}`];
+});
+after(async () => {
+  await runner.close();
+  await new Promise((done) => server.close(done));
+});
+
+const LIMITS: InvokeLimits = {
+  timeoutMs: 2000,
+  memoryMb: 64,
+  maxEmits: 1000,
+  maxEventBytes: 1024 * 1024,
+  maxLogLines: 100,
+  maxLogLineBytes: 4096,
+  maxDbBytes: 64 * 1024,
+};
+
+let nextSource = 1;
+let nextHash = 1;
+
+interface Call {
+  kind?: InvokeRequest["kind"];
+  event?: unknown;
+  props?: Record<string, unknown>;
+  db?: Record<string, unknown>;
+  dbEpoch?: number;
+  limits?: Partial<InvokeLimits>;
+  fetchAllow?: string[];
+  sourceId?: string;
+  codeHash?: string;
+  withCode?: boolean;
+}
+
+function request(code: string, c: Call = {}): InvokeRequest {
+  return {
+    type: "invoke",
+    sourceId: c.sourceId ?? `src-${nextSource++}`,
+    codeHash: c.codeHash ?? `hash-${nextHash++}`,
+    code: c.withCode === false ? undefined : code,
+    kind: c.kind ?? "run",
+    event: c.event,
+    props: c.props ?? {},
+    db: c.db ?? {},
+    dbEpoch: c.dbEpoch ?? 1,
+    limits: { ...LIMITS, ...c.limits },
+    fetchAllow: c.fetchAllow ?? [],
+  };
+}
+
+function send(req: InvokeRequest): Promise<InvokeReply> {
+  return runner.request<InvokeReply>(req, {
+    deadlineMs: req.limits.timeoutMs + 5000,
+    onTimeout: () => new AppError("internal", "runner deadline"),
+    onCrash: () => new AppError("internal", "runner crashed"),
+  });
+}
+
+async function run(code: string, c: Call = {}): Promise<InvokeResult> {
+  const reply = await send(request(code, c));
+  assert.ok(!("needCode" in reply), "unexpected needCode");
+  return reply as InvokeResult;
+}
+
+const events = (r: InvokeResult) => r.emits.map((e) => JSON.parse(e.json));
+
+/** A source whose successive invocations share one warm instance. */
+function source(code: string) {
+  const sourceId = `src-${nextSource++}`;
+  const codeHash = `hash-${nextHash++}`;
+  return (c: Call = {}) => run(code, { sourceId, codeHash, ...c });
+}
+
+describe("invoke: emits, db, errors", () => {
+  it("emits events with checked meta, in call order", async () => {
+    const r = await run(`export default { async run(event) {
+      this.$emit({ n: 1, event }, { id: "a", name: "custom", summary: "first", ts: 5 });
+      this.$emit(2, { id: 7, name: 3, summary: {}, ts: "x", extra: true });
+      this.$emit("three");
+    } }`, { event: { hello: "world" } });
+    assert.equal(r.error, undefined);
+    assert.deepEqual(events(r), [{ n: 1, event: { hello: "world" } }, 2, "three"]);
+    assert.deepEqual(r.emits.map((e) => e.meta), [{ id: "a", name: "custom", summary: "first", ts: 5 }, { id: 7 }, {}]);
+    assert.equal(r.db, null);
+    assert.ok(r.wallMs > 0);
+  });
+
+  it("this: props, defaults, methods, app with $auth, timer", async () => {
+    const r = await run(`
+      const app = { type: "app", app: "gh", propDefinitions: { repo: { type: "string", default: "r1" } },
+        methods: { token() { return this.$auth.token; } } };
+      export default {
+        props: { name: { type: "string" }, count: { type: "integer", default: 3 }, gh: app, other: app,
+          repo: { propDefinition: [app, "repo"] }, timer: { type: "$.interface.timer", default: { intervalSeconds: 60 } } },
+        methods: { greet() { return "hi " + this.name; } },
+        run() { this.$emit({ greet: this.greet(), count: this.count, token: this.gh.token(), other: this.other.$auth,
+          repo: this.repo, timer: this.timer }); },
+      };`, { props: { name: "Ann", gh: { token: "t0k" }, timer: { intervalSeconds: 5 } } });
+    assert.equal(r.error, undefined);
+    assert.deepEqual(events(r), [
+      { greet: "hi Ann", count: 3, token: "t0k", other: {}, repo: "r1", timer: { type: "$.interface.timer", intervalSeconds: 5 } },
+    ]);
+  });
+
+  it("db persists in the warm instance, and a new epoch starts from the host's state", async () => {
+    const invoke = source(`export default { props: { db: "$.service.db" }, run() {
+      const n = (this.db.get("n") ?? 0) + 1; this.db.set("n", n); this.$emit(n); } }`);
+    const first = await invoke({ db: { n: 10 } });
+    assert.deepEqual(events(first), [11]);
+    assert.deepEqual(first.db, { n: 11 });
+    // Same epoch: the runner's own (newer) state wins over the stale one sent.
+    assert.deepEqual(events(await invoke({ db: { n: 10 } })), [12]);
+    assert.deepEqual(events(await invoke({ db: { n: 100 }, dbEpoch: 2 })), [101]);
+  });
+
+  it("db.set over the size limit throws inside the invocation; an error discards the changes", async () => {
+    const invoke = source(`export default { props: { db: { type: "$.service.db" } }, run(event) {
+      this.db.set("a", "x".repeat(10));
+      if (event === "big") this.db.set("b", "x".repeat(2000));
+      if (event === "fail") throw new Error("after set");
+      this.$emit(this.db.get("a")); } }`);
+    const big = await invoke({ event: "big", limits: { maxDbBytes: 1000 } });
+    assert.match(big.error?.message ?? "", /over the limit of 1000/);
+    assert.equal(big.db, null);
+    const ok = await invoke({ event: "ok", db: { keep: 1 } });
+    assert.deepEqual(ok.db, { keep: 1, a: "xxxxxxxxxx" });
+    const failed = await invoke({ event: "fail" });
+    assert.equal(failed.error?.message, "after set");
+    assert.deepEqual([failed.db, failed.emits], [null, []]);
+  });
+
+  it("errors: thrown Error, non-Error, rejected promise; emits dropped, logs kept", async () => {
+    const r = await run(`export default { async run() { console.log("before"); this.$emit(1);
+      await null; throw new TypeError("bad thing"); } }`);
+    assert.deepEqual([r.error?.name, r.error?.message, r.emits, r.logs.map((l) => l.msg)], ["TypeError", "bad thing", [], ["before"]]);
+    assert.match(r.error?.stack ?? "", /component\.mjs:2/);
+    const s = await run(`export default { run() { throw "plain string"; } }`);
+    assert.deepEqual([s.error?.name, s.error?.message], ["Error", "plain string"]);
+    const o = await run(`export default { run() { return Promise.reject({ code: 1 }); } }`);
+    assert.match(o.error?.message ?? "", /non-Error thrown: \{ code: 1 \}/);
+  });
+
+  it("a component without run re-emits its event; hooks run with this.db; missing hooks succeed", async () => {
+    const r = await run(`export default { props: { timer: "$.interface.timer" } }`, { event: { timestamp: 1 } });
+    assert.deepEqual(events(r), [{ timestamp: 1 }]);
+    const invoke = source(`export default { props: { db: "$.service.db" },
+      hooks: { deploy() { this.db.set("deployed", true); this.$emit("d"); }, async activate() { this.$emit(this.db.get("deployed")); } } }`);
+    const deploy = await invoke({ kind: "deploy" });
+    assert.deepEqual([events(deploy), deploy.db], [["d"], { deployed: true }]);
+    assert.deepEqual(events(await invoke({ kind: "activate" })), [true]);
+    const none = await invoke({ kind: "deactivate" });
+    assert.deepEqual([none.error, none.emits], [undefined, []]);
+  });
+
+  it("needCode round trip, and the code is kept for a new source", async () => {
+    const code = `export default { run() { this.$emit("warm"); } }`;
+    const codeHash = `hash-${nextHash++}`;
+    assert.deepEqual(await send(request(code, { codeHash, withCode: false })), { needCode: true });
+    assert.deepEqual(events(await run(code, { codeHash })), ["warm"]);
+    assert.deepEqual(events(await run(code, { codeHash, withCode: false })), ["warm"]);
+  });
+
+  it("invocations of one source run one at a time, in order", async () => {
+    const invoke = source(`export default { props: { db: "$.service.db" }, async run(ms) {
+      const log = this.db.get("log") ?? []; await new Promise((r) => setTimeout(r, ms));
+      log.push(ms); this.db.set("log", log); this.$emit(log); } }`);
+    const results = await Promise.all([30, 1, 10].map((ms) => invoke({ event: ms })));
+    assert.deepEqual(events(results[2]), [[30, 1, 10]]);
+  });
+});
+
+describe("invoke: limits", () => {
+  it("an endless loop times out, and the source works again afterwards", async () => {
+    const invoke = source(`export default { run(e) { if (e === "loop") while (true) {} this.$emit("ok"); } }`);
+    const r = await invoke({ event: "loop", limits: { timeoutMs: 200 } });
+    assert.deepEqual([r.error?.name, r.error?.message], ["TimeoutError", "invocation timed out after 200 ms"]);
+    assert.deepEqual(events(await invoke({ event: "x" })), ["ok"]);
+  });
+
+  it("an await that never settles times out; a loop after an await too", async () => {
+    const never = await run(`export default { async run() { await new Promise(() => {}); } }`, { limits: { timeoutMs: 150 } });
+    assert.equal(never.error?.name, "TimeoutError");
+    const later = await run(`export default { async run() { await new Promise((r) => setTimeout(r, 5)); for (;;); } }`, {
+      limits: { timeoutMs: 150 },
+    });
+    assert.equal(later.error?.name, "TimeoutError");
+  });
+
+  it("a memory bomb runs out of memory", async () => {
+    const r = await run(`export default { run() { const a = []; while (true) a.push(new Array(1e6).fill(1)); } }`, {
+      limits: { memoryMb: 16 },
+    });
+    assert.deepEqual([r.error?.name, r.error?.message], ["OutOfMemoryError", "out of memory (limit 16 MB)"]);
+  });
+
+  it("an unhandled rejection fails the invocation, and the runner lives on", async () => {
+    const r = await run(`export default { async run() {
+      await new Promise((r) => setTimeout(r, 1)); Promise.reject(new Error("forgotten"));
+      await new Promise((r) => setTimeout(r, 50)); this.$emit("late"); } }`);
+    assert.deepEqual([r.error?.message, r.emits], ["forgotten", []]);
+    const t = await run(`export default { async run() { setTimeout(() => { throw new RangeError("in timer"); }, 1);
+      await new Promise((r) => setTimeout(r, 50)); } }`);
+    assert.deepEqual([t.error?.name, t.error?.message], ["RangeError", "in timer"]);
+    assert.deepEqual(events(await run(`export default { run() { this.$emit(1); } }`)), [1]);
+  });
+
+  it("timers left pending are cancelled when the invocation ends", async () => {
+    const invoke = source(`export default { async run(e) {
+      if (e === "start") { setInterval(() => console.log("tick"), 5); setTimeout(() => console.log("late"), 30); return; }
+      await new Promise((r) => setTimeout(r, 60)); console.log("second"); } }`);
+    assert.deepEqual((await invoke({ event: "start" })).logs, []);
+    assert.deepEqual((await invoke({ event: "again" })).logs.map((l) => l.msg), ["second"]);
+  });
+
+  it("a 2 MiB emit is refused on its own; the others land", async () => {
+    const r = await run(`export default { run() { this.$emit(1); this.$emit("x".repeat(2 * 1024 * 1024));
+      const o = {}; o.self = o; this.$emit(o); this.$emit(() => 1); this.$emit(2); } }`);
+    assert.equal(r.error, undefined);
+    assert.deepEqual(events(r), [1, 2]);
+    assert.equal(r.emitErrors.length, 3);
+    assert.match(r.emitErrors[0].message, /over the limit of 1048576/);
+    assert.match(r.emitErrors[1].message, /not JSON-serializable/);
+  });
+
+  it("10,000 emits fail the invocation", async () => {
+    const r = await run(`export default { run() { for (let i = 0; i < 10000; i++) this.$emit(i); } }`);
+    assert.match(r.error?.message ?? "", /more than 1000 \$emit calls/);
+    assert.deepEqual(r.emits, []);
+  });
+
+  it("console is captured with levels and formatting, and limited", async () => {
+    const r = await run(`export default { run() {
+      console.log("a", 1, { b: [1, "x"] }, null); console.info("%s=%d", "n", 42); console.warn(new Error("w").message);
+      console.error(undefined); console.debug("long", "é".repeat(5000));
+      for (let i = 0; i < 200; i++) console.log(i); } }`);
+    assert.deepEqual(r.logs.slice(0, 4).map((l) => [l.level, l.msg]), [
+      ["log", "a 1 { b: [ 1, 'x' ] } null"],
+      ["info", "n=42"],
+      ["warn", "w"],
+      ["error", "undefined"],
+    ]);
+    assert.equal(r.logs[4].level, "debug");
+    assert.ok(Buffer.byteLength(r.logs[4].msg) <= 4096 && r.logs[4].msg.startsWith("long éé"));
+    assert.equal(r.logs.length, 101);
+    assert.equal(r.logs[100].msg, "105 more console line(s) dropped (limit 100 per invocation)");
+  });
+
+  it("http.respond: first call wins, numeric-string status, invalid status throws", async () => {
+    const r = await run(`export default { props: { http: { type: "$.interface.http", customResponse: true } }, run() {
+      this.http.respond({ status: "201", headers: { "x-a": "1", n: 2 }, body: { ok: true, endpoint: this.http.endpoint } });
+      this.http.respond({ status: 500, body: "ignored" }); } }`, { props: { http: { endpoint: "https://e.example/x" } } });
+    assert.deepEqual(r.response, { status: 201, headers: { "x-a": "1", n: "2" }, body: { ok: true, endpoint: "https://e.example/x" } });
+    const bad = await run(`export default { props: { http: "$.interface.http" }, run() { this.http.respond({ status: 99 }); } }`);
+    assert.match(bad.error?.message ?? "", /status must be an integer from 100 to 599/);
+    assert.equal(bad.response, undefined);
+  });
+});
+
+describe("invoke: sandbox globals and provided modules", () => {
+  it("process and require are absent; URL, TextEncoder, structuredClone, crypto.randomUUID work", async () => {
+    const r = await run(`export default { run() {
+      const u = new URL("../b?x=1#h", "https://user@example.com:8080/a/c");
+      u.searchParams.append("y", "a b");
+      const p = new URLSearchParams({ q: "é&" });
+      const bytes = new TextEncoder().encode("héllo");
+      const clone = structuredClone({ d: new Date(0), m: new Map([[1, 2]]) });
+      this.$emit({ proc: typeof process, req: typeof require, href: u.href, host: u.host, x: u.searchParams.get("x"),
+        p: p.toString(), len: bytes.length, back: new TextDecoder().decode(bytes), clone: clone.m.get(1) + clone.d.getTime(),
+        uuid: /^[0-9a-f-]{36}$/.test(crypto.randomUUID()), invalid: URL.canParse("nope") }); } }`);
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.deepEqual(events(r), [{ proc: "undefined", req: "undefined", href: "https://user@example.com:8080/b?x=1&y=a+b#h",
+      host: "example.com:8080", x: "1", p: "q=%C3%A9%26", len: 6, back: "héllo", clone: 2, uuid: true, invalid: false }]);
+  });
+
+  it("fetch to 127.0.0.1 is refused, and allowed when in fetchAllow (redirects followed)", async () => {
+    const code = `export default { async run(url) { try { const res = await fetch(url, { method: "POST", body: "hi" });
+      this.$emit({ status: res.status, url: res.url, redirected: res.redirected, body: await res.json(), x: res.headers.get("x-test") });
+      } catch (e) { this.$emit({ error: e.name + ": " + e.message }); } } }`;
+    const refused = await run(code, { event: `${origin}/json` });
+    assert.match(events(refused)[0].error, /^TypeError: .*loopback or private address/);
+    const allowed = await run(code, { event: `${origin}/redirect`, fetchAllow: allow });
+    assert.deepEqual(events(allowed)[0], {
+      status: 200, url: `${origin}/json?via=redirect`, redirected: true, x: "yes",
+      body: { method: "GET", url: "/json?via=redirect", body: "", type: null },
+    });
+  });
+
+  it("axios: GET with params, POST JSON, non-2xx rejects with response", async () => {
+    const r = await run(`import axios from "axios";
+      export default { async run(base) {
+        const get = await axios.get(base + "/json", { params: { a: 1, b: "x y" } });
+        const post = await axios.create({ baseURL: base }).post("/json", { k: "v" });
+        let failed; try { await axios({ url: base + "/missing" }); } catch (e) { failed = { is: e.isAxiosError, status: e.response.status, data: e.response.data }; }
+        this.$emit({ get: get.data.url, status: get.status, h: get.headers["x-test"], post: post.data, failed });
+      } }`, { event: origin, fetchAllow: allow });
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.deepEqual(events(r)[0], {
+      get: "/json?a=1&b=x+y", status: 200, h: "yes",
+      post: { method: "POST", url: "/json", body: '{"k":"v"}', type: "application/json" },
+      failed: { is: true, status: 404, data: { error: "nope" } },
+    });
+  });
+
+  it("crypto: createHash and createHmac match node:crypto", async () => {
+    const r = await run(`import crypto, { createHmac } from "crypto";
+      export default { run() { this.$emit([crypto.createHash("sha256").update("a").update("b").digest("hex"),
+        createHmac("sha1", "key").update("msg").digest("base64"), crypto.createHash("md5").update("x").digest().toString("hex"),
+        crypto.timingSafeEqual(new Uint8Array([1]), new Uint8Array([1]))]); } }`);
+    assert.deepEqual(events(r)[0], [
+      createHash("sha256").update("ab").digest("hex"),
+      createHmac("sha1", "key").update("msg").digest("base64"),
+      createHash("md5").update("x").digest("hex"),
+      true,
+    ]);
+  });
+
+  it("fast-xml-parser parses RSS and Atom", async () => {
+    const r = await run(`import { XMLParser } from "fast-xml-parser";
+      export default { run(e) { const p = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_" });
+        this.$emit(p.parse(e.rss)); this.$emit(p.parse(e.atom)); this.$emit(new XMLParser().parse(e.rss).rss.channel.item[0].guid); } }`,
+    { event: { rss: RSS, atom: ATOM } });
+    assert.equal(r.error, undefined, r.error?.message);
+    const [rss, atom, plainGuid] = events(r);
+    assert.equal(rss.rss["@_version"], "2.0");
+    assert.equal(rss.rss.channel.title, "Example & Co");
+    assert.deepEqual(rss.rss.channel.item[0].guid, { "#text": "id-1", "@_isPermaLink": "false" });
+    assert.equal(rss.rss.channel.item[0].description, "<p>Hello <b>world</b></p>");
+    assert.equal(rss.rss.channel.item[0]["dc:creator"], "Ann");
+    assert.equal(rss.rss.channel.item[1].title, "Second – A");
+    assert.equal(rss.rss.channel.item[1].guid, 42);
+    assert.equal(atom.feed.entry.link[1]["@_href"], "https://example.com/entry");
+    assert.deepEqual(atom.feed.title, { "#text": "Atom example", "@_type": "text" });
+    assert.equal(atom.feed.entry.author.name, "Bob");
+    assert.equal(plainGuid, "id-1");
+  });
+
+  it("the shipped RSS component reads a feed over @pipedream/platform axios", async () => {
+    const code = listShippedComponents().find((c) => c.key === "rss-new-item-in-feed")!.code;
+    const r = await run(code, { props: { url: `${origin}/feed` }, fetchAllow: allow });
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.deepEqual(r.emits.map((e) => e.meta.id), ["id-1", "42"]);
+    assert.equal(JSON.parse(r.emits[0].json).author, "Ann");
+  });
+});

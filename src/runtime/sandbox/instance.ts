@@ -1,0 +1,241 @@
+// A warm component: one isolate and context with the runtime installed and the component
+// evaluated, reused across the invocations of one source. Every entry into the isolate (start,
+// timer callbacks, fetch results) is an async call whose failure is caught here: that is how an
+// unhandled rejection or a throwing timer callback fails the invocation instead of the runner
+// (isolated-vm throws a rejection nobody handled out of the call during which it happened).
+import ivm from "isolated-vm";
+import type { InvocationError, InvocationKind } from "../protocol.ts";
+import type { DbState } from "./db-state.ts";
+import { parseSandboxRequest, sandboxFetch } from "./fetch.ts";
+import { hostReference } from "./host-reference.ts";
+import { Invocation, invocationError } from "./invocation.ts";
+import { loadComponent } from "./load-component.ts";
+import { prepareContext } from "./runtime-modules.ts";
+import { createLimits } from "./sandbox-errors.ts";
+
+const MAX_TIMERS = 1000;
+const MAX_CONCURRENT_FETCHES = 8;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+interface Running {
+  inv: Invocation;
+  fetchAllow: string[];
+  deadline: number;
+  /** entries into the isolate still in progress; the outcome waits for them */
+  entries: number;
+  fetches: number;
+  /** set by the component's "done": null for success */
+  outcome?: InvocationError | null;
+  ended: boolean;
+  finish: (error: InvocationError | undefined) => void;
+  timer?: NodeJS.Timeout;
+}
+
+export class Instance {
+  readonly codeHash: string;
+  readonly memoryMb: number;
+  readonly isolate: ivm.Isolate;
+  /** the db state after the last successful invocation, and the host's epoch it belongs to */
+  warmDb: { epoch: number; state: DbState } | undefined;
+  #refs: Record<"invoke" | "settle" | "fireTimer", ivm.Reference> | undefined;
+  #current: Running | undefined;
+  #disposedByUs = false;
+
+  private constructor(codeHash: string, memoryMb: number) {
+    this.codeHash = codeHash;
+    this.memoryMb = memoryMb;
+    this.isolate = new ivm.Isolate({ memoryLimit: memoryMb });
+  }
+
+  /** Evaluates the component; throws AppError("invalid_component") like analysis does. */
+  static async create(codeHash: string, code: string, memoryMb: number, timeoutMs: number): Promise<Instance> {
+    const inst = new Instance(codeHash, memoryMb);
+    try {
+      const host = hostReference((op, args) => inst.#op(op, args));
+      const { context, runtime } = await prepareContext(inst.isolate, host);
+      const component = await loadComponent(inst.isolate, context, code, createLimits(timeoutMs, memoryMb), codeHash);
+      const get = async (name: string) => (await runtime.get(name, { reference: true })) as ivm.Reference;
+      const bind = await get("bind");
+      inst.#refs = {
+        invoke: (await bind.apply(undefined, [component.derefInto()], { result: { reference: true } })) as ivm.Reference,
+        settle: await get("settle"),
+        fireTimer: await get("fireTimer"),
+      };
+      return inst;
+    } catch (e) {
+      inst.dispose();
+      throw e;
+    }
+  }
+
+  get dead(): boolean {
+    return this.isolate.isDisposed;
+  }
+
+  get busy(): boolean {
+    return this.#current !== undefined;
+  }
+
+  dispose(): void {
+    this.#disposedByUs = true;
+    if (!this.isolate.isDisposed) this.isolate.dispose();
+  }
+
+  /** Runs one invocation to its end: resolves with its error, if any; never rejects. */
+  run(
+    kind: InvocationKind,
+    event: unknown,
+    props: Record<string, unknown>,
+    inv: Invocation,
+    fetchAllow: string[],
+    remainingMs: number,
+  ): Promise<InvocationError | undefined> {
+    return new Promise((resolve) => {
+      const running: Running = {
+        inv,
+        fetchAllow,
+        deadline: Date.now() + remainingMs,
+        entries: 0,
+        fetches: 0,
+        ended: false,
+        finish: resolve,
+      };
+      this.#current = running;
+      running.timer = setTimeout(() => {
+        this.#end(running, this.#timeoutError(running));
+        // Whatever it is waiting for or running, the isolate's state is now unknown.
+        this.dispose();
+      }, Math.ceil(remainingMs));
+      const args = [kind, event === undefined ? undefined : JSON.stringify(event), JSON.stringify(props ?? {}), JSON.stringify(inv.limits)];
+      this.#enter(running, this.#refs!.invoke, args);
+    });
+  }
+
+  #timeoutError(running: Running): InvocationError {
+    return invocationError("TimeoutError", `invocation timed out after ${running.inv.limits.timeoutMs} ms`, "");
+  }
+
+  #enter(running: Running, ref: ivm.Reference, args: unknown[]): void {
+    running.entries++;
+    const timeout = Math.max(1, Math.ceil(running.deadline - Date.now()));
+    let entered: Promise<unknown>;
+    try {
+      entered = ref.apply(undefined, args, { arguments: { copy: true }, timeout });
+    } catch (e) {
+      entered = Promise.reject(e);
+    }
+    entered.then(
+      () => {
+        running.entries--;
+        if (running.outcome !== undefined && running.entries === 0) this.#end(running, running.outcome ?? undefined);
+      },
+      (e: unknown) => {
+        running.entries--;
+        this.#end(running, this.#entryError(running, e));
+      },
+    );
+  }
+
+  #entryError(running: Running, e: unknown): InvocationError {
+    const message = e instanceof Error ? e.message : String(e);
+    if ((this.isolate.isDisposed && !this.#disposedByUs) || /memory limit/i.test(message)) {
+      this.dispose();
+      return invocationError("OutOfMemoryError", `out of memory (limit ${this.memoryMb} MB)`, "");
+    }
+    if (/execution timed out/i.test(message)) {
+      this.dispose();
+      return this.#timeoutError(running);
+    }
+    if (this.isolate.isDisposed) return this.#timeoutError(running);
+    // The runner's own frames after the boundary are nobody's business.
+    const stack = e instanceof Error && typeof e.stack === "string" ? e.stack.split(/\n\s*at \(<isolated-vm boundary>\)/)[0] : "";
+    return invocationError(e instanceof Error ? e.name : "Error", message, stack);
+  }
+
+  #end(running: Running, error: InvocationError | undefined): void {
+    if (running.ended) return;
+    running.ended = true;
+    clearTimeout(running.timer);
+    running.inv.end();
+    if (this.#current === running) this.#current = undefined;
+    running.finish(error);
+  }
+
+  /** Invocation ops the isolate calls (isolate/*.js); outside an invocation only logging is quiet. */
+  #op(op: string, args: unknown[]): unknown {
+    const running = this.#current;
+    if (!running || running.ended) {
+      if (op === "log") return false;
+      throw new Error(`${op} is only available while the component is invoked`);
+    }
+    const inv = running.inv;
+    switch (op) {
+      case "log":
+        return inv.log(args[0], args[1]);
+      case "countEmit":
+        return inv.countEmit();
+      case "emit":
+        return inv.emit(args[0], args[1], args[2], args[3], args[4]);
+      case "emitError":
+        return inv.emitError(args[0], args[1]);
+      case "dbGet":
+        return inv.dbGet(args[0]);
+      case "dbSet":
+        return inv.dbSet(args[0], args[1]);
+      case "respond":
+        return inv.respond(args[0], args[1], args[2], args[3]);
+      case "timer":
+        return this.#startTimer(running, args[0], args[1], args[2]);
+      case "clearTimer":
+        clearTimeout(inv.timers.get(args[0] as number));
+        inv.timers.delete(args[0] as number);
+        return;
+      case "async":
+        if (args[1] !== "fetch") throw new Error(`unknown async host call "${String(args[1])}"`);
+        return this.#startFetch(running, args[0], args[2]);
+      case "done":
+        running.outcome = args[0] === null ? null : this.#reported(args[0]);
+        return;
+      default:
+        throw new Error(`unknown host call "${op}"`);
+    }
+  }
+
+  #reported(raw: unknown): InvocationError {
+    const e = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+    return invocationError(e.name, e.message, e.stack);
+  }
+
+  #startTimer(running: Running, id: unknown, ms: unknown, repeat: unknown): void {
+    if (typeof id !== "number" || typeof ms !== "number") throw new TypeError("bad timer");
+    const timers = running.inv.timers;
+    if (timers.size >= MAX_TIMERS) throw new RangeError(`more than ${MAX_TIMERS} pending timers`);
+    const delay = Math.min(Math.max(0, ms), MAX_TIMER_MS);
+    const fire = () => {
+      if (repeat !== true) timers.delete(id);
+      if (!running.ended) this.#enter(running, this.#refs!.fireTimer, [id]);
+    };
+    timers.set(id, repeat === true ? setInterval(fire, Math.max(1, delay)) : setTimeout(fire, delay));
+  }
+
+  #startFetch(running: Running, id: unknown, rawRequest: unknown): void {
+    if (typeof id !== "number") throw new TypeError("bad async call");
+    if (running.fetches >= MAX_CONCURRENT_FETCHES) throw new TypeError(`more than ${MAX_CONCURRENT_FETCHES} fetches at once`);
+    const req = parseSandboxRequest(rawRequest);
+    running.fetches++;
+    const signal = running.inv.abort.signal;
+    sandboxFetch(req, running.fetchAllow, signal)
+      .then(
+        (res) => [true, res],
+        (e: unknown) => {
+          const err = e as Error & { cause?: Error };
+          const detail = err?.cause?.message ? `${err.message}: ${err.cause.message}` : String(err?.message ?? e);
+          return [false, { name: err?.name === "RangeError" ? "RangeError" : "TypeError", message: detail }];
+        },
+      )
+      .then(([ok, value]) => {
+        running.fetches--;
+        if (!running.ended) this.#enter(running, this.#refs!.settle, [id, ok, value]);
+      });
+  }
+}

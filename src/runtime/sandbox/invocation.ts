@@ -1,0 +1,118 @@
+// What one invocation accumulates on the runner's side while the component runs: emits, logs,
+// the db working copy, the HTTP response, its timers and fetches. The isolate reaches it only
+// through the ops below, whose arguments are checked, never trusted.
+import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimits, LogLine } from "../protocol.ts";
+import type { DbState } from "./db-state.ts";
+
+const LEVELS = ["log", "info", "warn", "error", "debug"];
+const MAX_ERROR_TEXT = 16 * 1024;
+
+const isStr = (x: unknown) => typeof x === "string";
+
+export function cutBytes(s: string, max: number): string {
+  if (s.length <= max / 3 || Buffer.byteLength(s) <= max) return s;
+  // Cut on a character boundary: decoding a cut multi-byte sequence would leave a U+FFFD.
+  return Buffer.from(s).subarray(0, max).toString("utf8").replace(/\uFFFD$/, "");
+}
+
+export function invocationError(name: unknown, message: unknown, stack: unknown): InvocationError {
+  return {
+    name: typeof name === "string" && name ? name.slice(0, 200) : "Error",
+    message: String(message ?? "").slice(0, MAX_ERROR_TEXT),
+    stack: typeof stack === "string" ? stack.slice(0, MAX_ERROR_TEXT) : "",
+  };
+}
+
+export class Invocation {
+  readonly limits: InvokeLimits;
+  readonly db: DbState;
+  readonly emits: EmittedEvent[] = [];
+  readonly emitErrors: InvocationError[] = [];
+  readonly logs: LogLine[] = [];
+  readonly abort = new AbortController();
+  readonly timers = new Map<number, NodeJS.Timeout>();
+  response: HttpResponse | undefined;
+  dbChanged = false;
+  #emitCalls = 0;
+  #droppedLogs = 0;
+
+  constructor(limits: InvokeLimits, db: DbState) {
+    this.limits = limits;
+    this.db = db;
+  }
+
+  countEmit(): void {
+    if (++this.#emitCalls > this.limits.maxEmits) {
+      throw new RangeError(`more than ${this.limits.maxEmits} $emit calls in one invocation`);
+    }
+  }
+
+  emit(json: unknown, id: unknown, name: unknown, summary: unknown, ts: unknown): void {
+    if (typeof json !== "string") throw new TypeError("malformed emit");
+    if (Buffer.byteLength(json) > this.limits.maxEventBytes) {
+      this.emitError(`event is over the limit of ${this.limits.maxEventBytes} bytes of JSON`, "");
+      return;
+    }
+    const meta: EmitMeta = {};
+    const okId = (x: unknown) => isStr(x) || (typeof x === "number" && Number.isFinite(x));
+    const okTs = (x: unknown) => typeof x === "number" && Number.isFinite(x);
+    if (okId(id)) meta.id = id as string | number;
+    if (isStr(name)) meta.name = name as string;
+    if (isStr(summary)) meta.summary = summary as string;
+    if (okTs(ts)) meta.ts = ts as number;
+    this.emits.push({ json, meta });
+  }
+
+  emitError(message: unknown, stack: unknown): void {
+    this.emitErrors.push(invocationError("EmitError", message, stack));
+  }
+
+  /** Returns whether later lines will still be kept, so the isolate can stop formatting them. */
+  log(level: unknown, msg: unknown): boolean {
+    if (this.logs.length >= this.limits.maxLogLines || typeof msg !== "string") {
+      this.#droppedLogs++;
+      return false;
+    }
+    const lvl = (LEVELS.includes(level as string) ? level : "log") as LogLine["level"];
+    this.logs.push({ level: lvl, msg: cutBytes(msg, this.limits.maxLogLineBytes), ts: Date.now() });
+    return this.logs.length < this.limits.maxLogLines;
+  }
+
+  /** The logs as reported: at most maxLogLines, then one line counting the dropped ones. */
+  finalLogs(): LogLine[] {
+    if (this.#droppedLogs === 0) return this.logs;
+    const msg = `${this.#droppedLogs} more console line(s) dropped (limit ${this.limits.maxLogLines} per invocation)`;
+    return [...this.logs, { level: "warn", msg, ts: Date.now() }];
+  }
+
+  dbGet(key: unknown): string | undefined {
+    return this.db.get(String(key));
+  }
+
+  dbSet(key: unknown, json: unknown): void {
+    this.db.set(String(key), typeof json === "string" ? json : undefined, this.limits.maxDbBytes);
+    this.dbChanged = true;
+  }
+
+  respond(status: unknown, headers: unknown, kind: unknown, body: unknown): void {
+    if (this.response) return;
+    if (typeof status !== "number" || !Number.isInteger(status) || status < 100 || status > 599) {
+      throw new RangeError("respond(): status must be an integer from 100 to 599");
+    }
+    const h: Record<string, string> = {};
+    if (typeof headers === "object" && headers !== null) {
+      for (const [k, v] of Object.entries(headers)) if (typeof v === "string") h[k] = v;
+    }
+    const response: HttpResponse = { status, headers: h };
+    if (kind === "text" && typeof body === "string") response.body = body;
+    else if (kind === "json" && typeof body === "string") response.body = JSON.parse(body);
+    this.response = response;
+  }
+
+  /** Stops what the invocation left behind: its timers and in-flight fetches. */
+  end(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.abort.abort();
+  }
+}

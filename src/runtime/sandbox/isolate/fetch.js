@@ -1,0 +1,133 @@
+// Runs INSIDE the isolate: fetch, Headers and Response. The request itself is made by the runner
+// (which enforces the address guard, redirects, the body cap and the invocation's deadline); this
+// side only normalizes arguments and wraps the answer.
+import { call, callAsync } from "./host.js";
+import { URLSearchParams } from "./url.js";
+
+export class Headers {
+  #map = new Map();
+
+  constructor(init) {
+    if (init instanceof Headers) {
+      for (const [k, values] of init.#map) this.#map.set(k, [...values]);
+    } else if (init && typeof init === "object") {
+      const pairs = typeof init[Symbol.iterator] === "function" ? init : Object.entries(init);
+      for (const [k, v] of pairs) this.append(k, v);
+    }
+  }
+
+  append(name, value) {
+    const k = String(name).toLowerCase();
+    const values = this.#map.get(k) ?? [];
+    values.push(String(value));
+    this.#map.set(k, values);
+  }
+  set(name, value) {
+    this.#map.set(String(name).toLowerCase(), [String(value)]);
+  }
+  get(name) {
+    const values = this.#map.get(String(name).toLowerCase());
+    return values ? values.join(", ") : null;
+  }
+  getSetCookie() {
+    return [...(this.#map.get("set-cookie") ?? [])];
+  }
+  has(name) {
+    return this.#map.has(String(name).toLowerCase());
+  }
+  delete(name) {
+    this.#map.delete(String(name).toLowerCase());
+  }
+  forEach(fn, thisArg) {
+    for (const [k, v] of this.entries()) fn.call(thisArg, v, k, this);
+  }
+  *entries() {
+    for (const k of [...this.#map.keys()].sort()) yield [k, this.get(k)];
+  }
+  *keys() {
+    for (const [k] of this.entries()) yield k;
+  }
+  *values() {
+    for (const [, v] of this.entries()) yield v;
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+}
+
+export function decodeUtf8(bytes) {
+  return call("decode", bytes, false, false);
+}
+
+export class Response {
+  #bytes;
+  #used = false;
+
+  constructor(body = null, init = {}) {
+    this.#bytes = body === null || body === undefined ? new Uint8Array(0) : toBytes(body);
+    this.status = init.status ?? 200;
+    this.statusText = init.statusText ?? "";
+    this.headers = new Headers(init.headers);
+    this.ok = this.status >= 200 && this.status < 300;
+    this.url = init.url ?? "";
+    this.redirected = init.redirected ?? false;
+    this.type = "basic";
+  }
+
+  get bodyUsed() {
+    return this.#used;
+  }
+  #take() {
+    if (this.#used) throw new TypeError("Body is unusable: Body has already been read");
+    this.#used = true;
+    return this.#bytes;
+  }
+  async bytes() {
+    return this.#take().slice();
+  }
+  async arrayBuffer() {
+    return this.#take().slice().buffer;
+  }
+  async text() {
+    return decodeUtf8(this.#take());
+  }
+  async json() {
+    return JSON.parse(await this.text());
+  }
+  clone() {
+    if (this.#used) throw new TypeError("Response.clone: Body has already been consumed.");
+    const r = new Response(this.#bytes.slice(), this);
+    r.url = this.url;
+    r.redirected = this.redirected;
+    return r;
+  }
+}
+
+function toBytes(body) {
+  if (typeof body === "string") return call("encode", body);
+  if (body instanceof ArrayBuffer) return new Uint8Array(body.slice(0));
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
+  return call("encode", String(body));
+}
+
+export async function fetch(input, init = {}) {
+  const isRequest = input && typeof input === "object" && typeof input.url === "string" && !("href" in input);
+  const url = String(isRequest ? input.url : input);
+  const method = String(init.method ?? (isRequest ? input.method : undefined) ?? "GET").toUpperCase();
+  const headers = new Headers(init.headers ?? (isRequest ? input.headers : undefined));
+  let body = init.body;
+  if (body === null) body = undefined;
+  if (body instanceof URLSearchParams) {
+    if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
+    body = body.toString();
+  } else if (body !== undefined && typeof body !== "string") {
+    body = toBytes(body);
+  } else if (typeof body === "string" && !headers.has("content-type")) {
+    headers.set("content-type", "text/plain;charset=UTF-8");
+  }
+  if (body !== undefined && (method === "GET" || method === "HEAD")) {
+    throw new TypeError("Request with GET/HEAD method cannot have body.");
+  }
+  const raw = await callAsync("fetch", { url, method, headers: [...headers], body });
+  return new Response(raw.body, raw);
+}

@@ -1,0 +1,46 @@
+// Runs INSIDE the isolate. The one door to the runner: a synchronous call (copying arguments and
+// result both ways) and, on top of it, calls the runner answers later through settle().
+let ref;
+let next = 1;
+const pending = new Map();
+const { apply } = Reflect;
+
+export function connect(reference) {
+  ref = reference;
+}
+
+export function call(op, ...args) {
+  return ref.applySync(undefined, [op, ...args], { arguments: { copy: true }, result: { copy: true } });
+}
+
+export function callAsync(op, ...args) {
+  return new Promise((resolve, reject) => {
+    const id = next++;
+    pending.set(id, { resolve, reject });
+    try {
+      call("async", id, op, ...args);
+    } catch (e) {
+      pending.delete(id);
+      reject(e);
+    }
+  });
+}
+
+const ERRORS = { TypeError, RangeError, SyntaxError };
+
+/** Called by the runner (as an entry into the isolate) when an async call finishes. */
+export function settle(id, ok, value) {
+  const p = pending.get(id);
+  if (!p) return;
+  pending.delete(id);
+  if (ok) return apply(p.resolve, undefined, [value]);
+  const E = ERRORS[value?.name] ?? Error;
+  const error = new E(String(value?.message ?? "failed"));
+  if (value?.code) error.code = value.code;
+  apply(p.reject, undefined, [error]);
+}
+
+/** Calls of an ended invocation are never answered; forget them so they can be collected. */
+export function forgetPending() {
+  pending.clear();
+}

@@ -1,0 +1,164 @@
+// Runs INSIDE the isolate: builds `this` from the component's own prop definitions and runs one
+// hook or `run`. The outcome goes back to the runner through the "done" call, never as a return
+// value, so the runner alone decides when an invocation is over (see sandbox/instance.ts).
+import { call } from "./host.js";
+import { inspect } from "./inspect.js";
+import { resetInvocation } from "./runtime.js";
+
+const { parse, stringify } = JSON;
+const then = Promise.prototype.then;
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function describeError(e) {
+  try {
+    if (e instanceof Error) return { name: String(e.name), message: String(e.message), stack: String(e.stack ?? "") };
+    return { name: "Error", message: typeof e === "string" ? e : `non-Error thrown: ${inspect(e)}`, stack: "" };
+  } catch {
+    return { name: "Error", message: "the thrown value could not be described", stack: "" };
+  }
+}
+
+function utf8Length(s) {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) i++;
+    else if (c >= 0x800) n += 2;
+    else if (c >= 0x80) n += 1;
+  }
+  return n;
+}
+
+function emitError(message) {
+  call("emitError", message, new Error(message).stack ?? "");
+}
+
+function makeEmit(limits) {
+  return function $emit(event, meta) {
+    call("countEmit");
+    let json;
+    try {
+      json = stringify(event);
+    } catch (e) {
+      return emitError(`event is not JSON-serializable: ${describeError(e).message}`);
+    }
+    if (json === undefined) return emitError(`event is not JSON-serializable (${typeof event})`);
+    // A string longer than the limit in UTF-16 units is longer in bytes too: no need to count.
+    const bytes = json.length > limits.maxEventBytes ? json.length : json.length * 3 <= limits.maxEventBytes ? 0 : utf8Length(json);
+    if (bytes > limits.maxEventBytes) {
+      return emitError(`event is ${bytes} bytes of JSON, over the limit of ${limits.maxEventBytes}`);
+    }
+    const m = isObject(meta) ? meta : {};
+    const id = typeof m.id === "string" || (typeof m.id === "number" && Number.isFinite(m.id)) ? m.id : undefined;
+    const name = typeof m.name === "string" ? m.name : undefined;
+    const summary = typeof m.summary === "string" ? m.summary : undefined;
+    const ts = typeof m.ts === "number" && Number.isFinite(m.ts) ? m.ts : undefined;
+    call("emit", json, id, name, summary, ts);
+  };
+}
+
+const db = Object.freeze({
+  get(key) {
+    const json = call("dbGet", String(key));
+    return json === undefined ? undefined : parse(json);
+  },
+  set(key, value) {
+    call("dbSet", String(key), value === undefined ? undefined : stringify(value));
+  },
+});
+
+function respond(r) {
+  if (!isObject(r)) throw new TypeError("respond() takes {status, headers?, body?}");
+  const status = typeof r.status === "string" && /^\s*\d+\s*$/.test(r.status) ? Number(r.status) : r.status;
+  if (!Number.isInteger(status) || status < 100 || status > 599) {
+    throw new RangeError(`respond(): status must be an integer from 100 to 599, not ${inspect(r.status)}`);
+  }
+  const headers = {};
+  if (isObject(r.headers)) {
+    for (const [k, v] of Object.entries(r.headers)) {
+      if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") headers[k] = String(v);
+      else if (Array.isArray(v)) headers[k] = v.map(String).join(", ");
+    }
+  }
+  const body = r.body;
+  if (body === undefined) return call("respond", status, headers, "none", undefined);
+  if (typeof body === "string") return call("respond", status, headers, "text", body);
+  const json = stringify(body);
+  call("respond", status, headers, json === undefined ? "none" : "json", json);
+}
+
+function resolveProp(def) {
+  if (typeof def === "string") return { type: def };
+  if (!isObject(def)) return {};
+  if (Array.isArray(def.propDefinition)) {
+    const [app, name] = def.propDefinition;
+    const base = isObject(app) && isObject(app.propDefinitions) ? app.propDefinitions[name] : undefined;
+    return { ...(isObject(base) ? base : {}), ...def };
+  }
+  return def;
+}
+
+function makeApp(def, auth) {
+  const app = { type: "app", app: def.app, $auth: isObject(auth) ? auth : {} };
+  const methods = isObject(def.methods) ? def.methods : {};
+  for (const name of Object.keys(methods)) {
+    if (typeof methods[name] === "function") app[name] = methods[name].bind(app);
+  }
+  return app;
+}
+
+function buildThis(component, props, limits) {
+  const self = {};
+  const defs = isObject(component.props) ? component.props : {};
+  for (const name of Object.keys(defs)) {
+    const def = resolveProp(defs[name]);
+    const value = Object.hasOwn(props, name) ? props[name] : undefined;
+    switch (def.type) {
+      case "$.service.db":
+        self[name] = db;
+        break;
+      case "$.interface.http":
+        self[name] = { endpoint: isObject(value) ? value.endpoint : undefined, respond };
+        break;
+      case "$.interface.timer":
+        self[name] = { type: "$.interface.timer", ...(isObject(value) ? value : isObject(def.default) ? def.default : {}) };
+        break;
+      case "app":
+        self[name] = makeApp(def, value);
+        break;
+      default:
+        self[name] = value !== undefined ? value : def.default === undefined ? undefined : parse(stringify(def.default));
+    }
+  }
+  const methods = isObject(component.methods) ? component.methods : {};
+  for (const name of Object.keys(methods)) {
+    if (typeof methods[name] === "function") self[name] = methods[name].bind(self);
+  }
+  self.$emit = makeEmit(limits);
+  return self;
+}
+
+async function start(component, kind, event, props, limits) {
+  const self = buildThis(component, props, limits);
+  if (kind === "run") {
+    if (typeof component.run === "function") await component.run.call(self, event);
+    else self.$emit(event);
+    return;
+  }
+  const hooks = isObject(component.hooks) ? component.hooks : {};
+  if (typeof hooks[kind] === "function") await hooks[kind].call(self);
+}
+
+/** The invocation entry for one component: returns at once; "done" reports the outcome. */
+export function bind(component) {
+  return (kind, eventJson, propsJson, limitsJson) => {
+    resetInvocation();
+    const event = eventJson === undefined ? undefined : parse(eventJson);
+    const running = start(component, kind, event, parse(propsJson), parse(limitsJson));
+    then.call(
+      running,
+      () => call("done", null),
+      (e) => call("done", describeError(e)),
+    );
+  };
+}

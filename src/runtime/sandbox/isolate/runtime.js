@@ -1,0 +1,188 @@
+// Runs INSIDE the isolate, before any component code: installs the globals of components.md §6
+// and the host object the provided modules capture while they evaluate (the runner deletes it
+// before the component's own code runs).
+import { createAxios } from "./axios.js";
+import { fetch, Headers, Response } from "./fetch.js";
+import { call, connect, forgetPending } from "./host.js";
+import { format } from "./inspect.js";
+import { URL, URLSearchParams } from "./url.js";
+
+const timers = new Map();
+let nextTimer = 1;
+let logsFull = false;
+
+/** Starts a clean slate for an invocation: the runner has cancelled the previous one's timers. */
+export function resetInvocation() {
+  timers.clear();
+  forgetPending();
+  logsFull = false;
+}
+
+/** Called by the runner (as an entry into the isolate) when a timer is due. */
+export function fireTimer(id) {
+  const t = timers.get(id);
+  if (!t) return;
+  if (!t.repeat) timers.delete(id);
+  t.fn(...t.args);
+}
+
+function addTimer(fn, ms, args, repeat) {
+  if (typeof fn !== "function") throw new TypeError('The "callback" argument must be of type function');
+  const id = nextTimer++;
+  timers.set(id, { fn, args, repeat });
+  call("timer", id, Math.max(repeat ? 1 : 0, Number(ms) || 0), repeat);
+  return id;
+}
+
+function clearTimer(id) {
+  if (!timers.delete(id)) return;
+  call("clearTimer", id);
+}
+
+function log(level) {
+  return (...args) => {
+    if (logsFull) return void call("log", level, null);
+    logsFull = !call("log", level, format(args));
+  };
+}
+
+function makeConsole() {
+  const counts = new Map();
+  const times = new Map();
+  const c = {
+    log: log("log"),
+    info: log("info"),
+    warn: log("warn"),
+    error: log("error"),
+    debug: log("debug"),
+  };
+  c.trace = (...args) => c.error("Trace: " + format(args));
+  c.dir = (v) => c.log(v);
+  c.table = (v) => c.log(v);
+  c.assert = (ok, ...args) => {
+    if (!ok) c.error("Assertion failed" + (args.length ? ": " + format(args) : ""));
+  };
+  c.count = (label = "default") => {
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+    c.log(`${label}: ${counts.get(label)}`);
+  };
+  c.countReset = (label = "default") => counts.delete(label);
+  c.time = (label = "default") => times.set(label, Date.now());
+  c.timeLog = (label = "default", ...args) => c.log(`${label}: ${Date.now() - (times.get(label) ?? Date.now())}ms`, ...args);
+  c.timeEnd = (label = "default") => {
+    c.timeLog(label);
+    times.delete(label);
+  };
+  c.group = c.groupCollapsed = c.groupEnd = () => {};
+  return c;
+}
+
+function structuredCloneImpl(value) {
+  const seen = new Map();
+  const clone = (v) => {
+    if (typeof v === "function" || typeof v === "symbol") {
+      const e = new Error(`${String(v)} could not be cloned.`);
+      e.name = "DataCloneError";
+      throw e;
+    }
+    if (typeof v !== "object" || v === null) return v;
+    if (seen.has(v)) return seen.get(v);
+    let out;
+    if (v instanceof Date) out = new Date(v.getTime());
+    else if (v instanceof RegExp) out = new RegExp(v.source, v.flags);
+    else if (v instanceof ArrayBuffer) out = v.slice(0);
+    else if (ArrayBuffer.isView(v)) out = new v.constructor(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
+    else if (v instanceof Map) {
+      out = new Map();
+      seen.set(v, out);
+      for (const [k, x] of v) out.set(clone(k), clone(x));
+      return out;
+    } else if (v instanceof Set) {
+      out = new Set();
+      seen.set(v, out);
+      for (const x of v) out.add(clone(x));
+      return out;
+    } else if (v instanceof Error) {
+      out = new Error(v.message);
+      out.name = v.name;
+      out.stack = v.stack;
+    } else {
+      out = Array.isArray(v) ? [] : {};
+      seen.set(v, out);
+      for (const k of Object.keys(v)) out[k] = clone(v[k]);
+      return out;
+    }
+    seen.set(v, out);
+    return out;
+  };
+  return clone(value);
+}
+
+class TextEncoder {
+  get encoding() {
+    return "utf-8";
+  }
+  encode(input = "") {
+    return call("encode", String(input));
+  }
+}
+
+class TextDecoder {
+  #fatal;
+  #ignoreBOM;
+  constructor(label = "utf-8", options = {}) {
+    if (!/^\s*(utf-?8|unicode-1-1-utf-8)\s*$/i.test(String(label))) throw new RangeError(`The "${label}" encoding is not supported`);
+    this.#fatal = Boolean(options.fatal);
+    this.#ignoreBOM = Boolean(options.ignoreBOM);
+  }
+  get encoding() {
+    return "utf-8";
+  }
+  decode(input) {
+    if (input === undefined) return "";
+    const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    return call("decode", bytes, this.#fatal, this.#ignoreBOM);
+  }
+}
+
+export function install(hostRef) {
+  connect(hostRef);
+  const g = globalThis;
+  g.console = makeConsole();
+  g.setTimeout = (fn, ms, ...args) => addTimer(fn, ms, args, false);
+  g.setInterval = (fn, ms, ...args) => addTimer(fn, ms, args, true);
+  g.clearTimeout = g.clearInterval = clearTimer;
+  g.setImmediate = (fn, ...args) => addTimer(fn, 0, args, false);
+  g.clearImmediate = clearTimer;
+  g.queueMicrotask = (fn) => void Promise.resolve().then(fn);
+  g.URL = URL;
+  g.URLSearchParams = URLSearchParams;
+  g.TextEncoder = TextEncoder;
+  g.TextDecoder = TextDecoder;
+  g.structuredClone = structuredCloneImpl;
+  g.fetch = fetch;
+  g.Headers = Headers;
+  g.Response = Response;
+  g.btoa = (s) => call("btoa", String(s));
+  g.atob = (s) => call("atob", String(s));
+  g.crypto = {
+    randomUUID: () => call("randomUUID"),
+    getRandomValues(array) {
+      const bytes = call("randomBytes", array.byteLength);
+      new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(bytes);
+      return array;
+    },
+  };
+  g.defineComponent = (c) => c;
+  g.defineSource = (c) => c;
+  Object.defineProperty(g, "__tributaryHost", {
+    configurable: true,
+    value: Object.freeze({
+      call,
+      fetch,
+      URL,
+      URLSearchParams,
+      axios: createAxios(),
+    }),
+  });
+}

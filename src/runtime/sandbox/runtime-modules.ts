@@ -1,0 +1,50 @@
+// Loads the in-isolate runtime (isolate/*.js) into a context: plain ES modules linked by their
+// relative imports, read once per runner process and compiled from V8's code cache afterwards.
+import ivm from "isolated-vm";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileCached } from "./compile-cache.ts";
+
+const DIR = join(import.meta.dirname, "isolate");
+let sources: Map<string, string> | undefined;
+
+function source(file: string): string {
+  if (!sources) {
+    sources = new Map(readdirSync(DIR).filter((f) => f.endsWith(".js")).map((f) => [f, readFileSync(join(DIR, f), "utf8")]));
+  }
+  const code = sources.get(file);
+  if (code === undefined) throw new Error(`runtime module ${file} not found`);
+  return code;
+}
+
+/** Evaluates isolate/index.js and returns its namespace. */
+export async function loadRuntime(isolate: ivm.Isolate, context: ivm.Context): Promise<ivm.Reference> {
+  const modules = new Map<string, ivm.Module>();
+  const load = async (file: string): Promise<ivm.Module> => {
+    let mod = modules.get(file);
+    if (mod) return mod;
+    mod = await compileCached(isolate, `runtime:${file}`, source(file), `tributary:${file}`);
+    modules.set(file, mod);
+    for (const specifier of mod.dependencySpecifiers) await load(specifier.replace(/^\.\//, ""));
+    return mod;
+  };
+  const index = await load("index.js");
+  await index.instantiate(context, (specifier) => modules.get(specifier.replace(/^\.\//, ""))!);
+  await index.evaluate();
+  return index.namespace;
+}
+
+export interface PreparedContext {
+  context: ivm.Context;
+  /** isolate/index.js's namespace */
+  runtime: ivm.Reference;
+}
+
+/** A new context with the sandbox globals installed, connected to the runner through `host`. */
+export async function prepareContext(isolate: ivm.Isolate, host: ivm.Reference): Promise<PreparedContext> {
+  const context = await isolate.createContext();
+  const runtime = await loadRuntime(isolate, context);
+  const install = (await runtime.get("install", { reference: true })) as ivm.Reference;
+  await install.apply(undefined, [host]);
+  return { context, runtime };
+}

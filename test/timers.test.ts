@@ -1,0 +1,94 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import Sqlite from "better-sqlite3";
+import pg from "pg";
+import { join } from "node:path";
+import { resolveConfig } from "../src/config.ts";
+import { buildApp } from "../src/app.ts";
+import { createSource, eventsOf, startApp, waitEvents, type TestApp } from "./helpers.ts";
+
+// Timers (components.md §2, issue 3): intervals fire run with {timestamp, interval_seconds};
+// a tick missed while the service was down runs once at start, not once per missed interval.
+
+const TICKER = `
+export default {
+  props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } } },
+  run(event) { this.$emit(event); },
+};`;
+
+async function rewindTimers(t: TestApp, sourceId: string, ms: number): Promise<void> {
+  if (t.storeEnv.DATABASE_URL) {
+    const c = new pg.Client({ connectionString: t.storeEnv.DATABASE_URL });
+    await c.connect();
+    await c.query("UPDATE timers SET next_due_ms = $1 WHERE source_id = $2", [ms, sourceId]);
+    await c.end();
+  } else {
+    const db = new Sqlite(join(t.dataDir, "tributary.db"));
+    db.prepare("UPDATE timers SET next_due_ms = ? WHERE source_id = ?").run(ms, sourceId);
+    db.close();
+  }
+}
+
+describe("timers", () => {
+  it("an interval timer runs every N seconds with the timer event", async () => {
+    const t = await startApp();
+    try {
+      const src = await createSource(t, TICKER);
+      const events = await waitEvents(t, src.id, 2, "", 5000);
+      const e = events[0].event;
+      assert.equal(e.interval_seconds, 1);
+      assert.ok(Math.abs(e.timestamp - Date.now() / 1000) < 5);
+      // a source without run emits each timer event as is (components.md §1)
+      const bare = await createSource(t, `export default { props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } } } };`);
+      const [tick] = await waitEvents(t, bare.id, 1, "", 5000);
+      assert.equal(tick.event.interval_seconds, 1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("disabling stops the timer", async () => {
+    const t = await startApp();
+    try {
+      const src = await createSource(t, TICKER);
+      await waitEvents(t, src.id, 1, "", 5000);
+      await t.request("PUT", `/v1/sources/${src.id}`, { body: { active: false } });
+      await new Promise((r) => setTimeout(r, 300));
+      const count = (await eventsOf(t, src.id)).length;
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal((await eventsOf(t, src.id)).length, count);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("a tick missed while the service was down runs once at start", async () => {
+    const first = await startApp();
+    const src = await createSource(first, TICKER, { configured_props: { timer: { intervalSeconds: 3600 } } });
+    await first.request("POST", `/v1/sources/${src.id}/run`, { body: {} });
+    await waitEvents(first, src.id, 1);
+    // close without dropping the data, then pretend the next tick was due ten minutes ago
+    await first.app.close();
+    await rewindTimers(first, src.id, Date.now() - 10 * 60_000);
+    const config = resolveConfig({
+      TRIBUTARY_DATA_DIR: first.dataDir,
+      TRIBUTARY_ADMIN_KEY: first.adminKey,
+      ...first.storeEnv,
+    });
+    const second = await buildApp(config, { logger: false });
+    const t2: TestApp = { ...first, app: second, request: async (m, u, o) => {
+      const res = await second.http.inject({ method: m as "GET", url: u, headers: { authorization: `Bearer ${first.adminKey}`, ...(o?.body ? { "content-type": "application/json" } : {}) }, payload: o?.body ? JSON.stringify(o.body) : undefined });
+      return { status: res.statusCode, headers: res.headers, body: res.body ? JSON.parse(res.body) : undefined, text: res.body };
+    } };
+    try {
+      const events = await waitEvents(t2, src.id, 2, "", 5000);
+      await new Promise((r) => setTimeout(r, 1000));
+      const after = await eventsOf(t2, src.id);
+      assert.equal(after.length, 2, "exactly one catch-up tick, not one per missed interval");
+      assert.equal(events[0].event.interval_seconds, 3600);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});
