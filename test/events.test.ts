@@ -188,6 +188,15 @@ describe("events", () => {
     assert.deepEqual(await eventsOf(t, src.id), []);
   });
 
+  it("POST /run needs no body; a body that isn't an object is 400", async () => {
+    const src = await createSource(t, `export default { run(e) { this.$emit(e === undefined ? "no event" : e); } };`);
+    const res = await t.app.http.inject({ method: "POST", url: `/v1/sources/${src.id}/run`, headers: { authorization: `Bearer ${t.adminKey}` } });
+    assert.equal(res.statusCode, 202);
+    const [item] = await waitEvents(t, src.id, 1);
+    assert.equal(item.event, "no event");
+    assertErrorEnvelope(await t.request("POST", `/v1/sources/${src.id}/run`, { body: [1] }), 400, "invalid_request");
+  });
+
   it("invocations count toward the owner's usage on /users/me", async () => {
     const user = await t.newUser();
     const src = await createSource(t, EMITTER, {}, user.key);

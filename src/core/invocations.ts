@@ -56,6 +56,8 @@ export class Invocations {
   readonly #tails = new Map<string, Promise<unknown>>();
   /** the loaded states, readable without waiting */
   readonly #known = new Map<string, { ms: number; n: number }>();
+  /** deleted sources: results still in flight for them are dropped, not committed */
+  readonly #deleted = new Set<string>();
 
   constructor(deps: InvocationDeps) {
     this.#d = deps;
@@ -126,6 +128,7 @@ export class Invocations {
   forget(sourceId: string): void {
     this.#states.delete(sourceId);
     this.#known.delete(sourceId);
+    this.#deleted.add(sourceId);
   }
 
   #state(source: SourceRow): Promise<CachedState> {
@@ -142,6 +145,7 @@ export class Invocations {
   }
 
   async #apply(t: Target, state: CachedState, kind: InvocationKind, startedAt: number, r: InvokeResult, opts: InvokeOptions) {
+    if (this.#deleted.has(t.source.id)) return;
     const now = Date.now();
     const rows: EventRow[] = [];
     const logs = r.logs.slice();

@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Core } from "../../core/core.ts";
+import { invalid } from "../../lib/errors.ts";
 import { Accepted, EventQuery, EventSummary, IdParams, data, page, withErrors } from "../schemas.ts";
 
 export function eventRoutes(core: Core): FastifyPluginAsyncTypebox {
@@ -45,12 +46,16 @@ export function eventRoutes(core: Core): FastifyPluginAsyncTypebox {
         schema: {
           tags: ["sources"],
           params: IdParams,
-          body: Type.Optional(Type.Object({ event: Type.Optional(Type.Unknown()) })),
+          // the body is optional (`curl -X POST .../run` sends none), so it is checked here
           response: withErrors({ 202: data(Accepted) }, [429]),
         },
       },
       async (req, reply) => {
-        await core.sources.runNow(req.user, req.params.id, req.body?.event);
+        const body = req.body as { event?: unknown } | undefined;
+        if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
+          throw invalid("the body must be a JSON object like {\"event\": ...}", [{ field: "body", message: "must be an object" }]);
+        }
+        await core.sources.runNow(req.user, req.params.id, body?.event);
         return reply.status(202).send({ data: { accepted: true } });
       },
     );
