@@ -98,17 +98,23 @@ export class Invocations {
   ): Promise<InvokeResult> {
     const id = t.source.id;
     const prev = this.#tails.get(id) ?? Promise.resolve();
-    const mine = prev.then(async () => {
+    // The chain orders only the staging of results (ids, dedupe, state, queueing the commit), not
+    // the commits themselves: results of one busy source then share group commits.
+    const staged = prev.then(async () => {
       const result = await pending;
-      await this.#apply(t, state, kind, startedAt, result, opts);
-      return result;
+      // #apply runs synchronously up to queueing its commit, so the queue keeps chain order
+      const committed = this.#apply(t, state, kind, startedAt, result, opts);
+      return { result, committed };
     });
-    const tail = mine.catch(() => {});
+    const tail = staged.catch(() => {});
     this.#tails.set(id, tail);
     void tail.then(() => {
       if (this.#tails.get(id) === tail) this.#tails.delete(id);
     });
-    return mine;
+    return staged.then(async ({ result, committed }) => {
+      await committed;
+      return result;
+    });
   }
 
   /** Records a refusal (quota, hop limit...) on the source's $errors stream. */

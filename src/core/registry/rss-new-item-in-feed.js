@@ -1,5 +1,10 @@
 import { axios, ConfigurationError, defineComponent, DEFAULT_POLLING_SOURCE_TIMER_INTERVAL } from "@pipedream/platform";
 import { XMLParser } from "fast-xml-parser";
+import { createHash } from "crypto";
+
+// The dedupe "unique" memory is the last 100 ids; emitting more items than that per poll would
+// push ids out of it and re-emit them on the next poll, so only the newest 100 items are taken.
+const MAX_ITEMS = 100;
 
 // Feeds put text in several shapes: "x", { "#text": "x", ... }, [ "x", ... ], or CDATA objects.
 function text(value) {
@@ -64,15 +69,30 @@ function fromJsonFeed(item) {
   };
 }
 
+function isJsonFeed(doc) {
+  return doc !== null && typeof doc === "object" && (Array.isArray(doc.items) || /jsonfeed\.org\/version\//.test(String(doc.version)));
+}
+
+// Returns undefined when the document is not a feed.
 function parseFeed(body) {
-  if (typeof body === "object" && body !== null) return list(body.items).map(fromJsonFeed);
+  if (typeof body === "object" && body !== null) return isJsonFeed(body) ? list(body.items).map(fromJsonFeed) : undefined;
   const source = String(body).trim();
-  if (source.startsWith("{")) return list(JSON.parse(source).items).map(fromJsonFeed);
-  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_" }).parse(source);
+  if (source.startsWith("{")) {
+    const doc = JSON.parse(source);
+    return isJsonFeed(doc) ? list(doc.items).map(fromJsonFeed) : undefined;
+  }
+  // parseTagValue: false keeps text as written: a guid "00042" or a title "2.10" is not a number.
+  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false }).parse(source);
   if (doc.feed) return list(doc.feed.entry).map(fromAtom);
   if (doc.rss) return list(doc.rss.channel?.item).map(fromRss);
   if (doc["rdf:RDF"]) return list(doc["rdf:RDF"].item).map(fromRss);
-  throw new Error("not an RSS 2.0, Atom or JSON Feed document");
+  return undefined;
+}
+
+// An item with neither guid/id nor link still needs a stable id for dedupe: a hash of its content.
+function withId(item) {
+  if (item.id !== undefined) return item;
+  return { ...item, id: "sha256:" + createHash("sha256").update(JSON.stringify(item.item)).digest("hex") };
 }
 
 export default defineComponent({
@@ -97,22 +117,41 @@ export default defineComponent({
   },
   methods: {
     async fetchFeed() {
-      if (!/^https?:\/\//i.test(this.url ?? "")) throw new ConfigurationError("url must be an http(s) URL");
-      return axios(this, {
-        url: this.url,
-        responseType: "text",
-        headers: { accept: "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, */*;q=0.8" },
-      });
+      if (!/^https?:\/\//i.test(this.url ?? "")) throw new ConfigurationError(`url must be an http(s) URL, got ${JSON.stringify(this.url)}`);
+      try {
+        return await axios(this, {
+          url: this.url,
+          responseType: "text",
+          headers: { accept: "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, */*;q=0.8" },
+        });
+      } catch (e) {
+        const status = e?.response?.status;
+        throw new Error(`fetching the feed ${this.url} failed: ${status ? `HTTP ${status}` : e?.message ?? String(e)}`);
+      }
+    },
+    parse(body) {
+      let items;
+      try {
+        items = parseFeed(body);
+      } catch (e) {
+        throw new Error(`${this.url} is not an RSS 2.0, Atom or JSON Feed document (${e?.message ?? e})`);
+      }
+      if (!items) throw new Error(`${this.url} is not an RSS 2.0, Atom or JSON Feed document`);
+      return items.map(withId);
     },
   },
   async run() {
-    const items = parseFeed(await this.fetchFeed());
-    // Oldest first, so that subscribers see the feed in the order it was written. Without dates,
-    // trust the document order, which feeds keep newest first.
-    if (items.every((i) => i.published !== undefined)) items.sort((a, b) => a.published - b.published);
+    let items = this.parse(await this.fetchFeed());
+    // Oldest first, so that subscribers see the feed in the order it was written. Without dates on
+    // every item, trust the document order, which feeds keep newest first.
+    const dated = items.every((i) => i.published !== undefined);
+    if (dated) items.sort((a, b) => a.published - b.published);
     else items.reverse();
+    items = items.slice(-MAX_ITEMS);
     for (const item of items) {
-      this.$emit(item, { id: item.id, summary: item.title ?? item.link ?? "New item", ts: item.published });
+      const meta = { id: item.id, summary: item.title ?? item.link ?? "New item" };
+      // ts orders the emits; with some items undated, the call order (document order) is kept instead
+      this.$emit(item, dated ? { ...meta, ts: item.published } : meta);
     }
   },
 });
