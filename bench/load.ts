@@ -6,6 +6,9 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** responses with a 2xx status, and the load's real duration in seconds */
+  ok: number;
+  durationS: number;
 }
 
 export async function load(opts: {
@@ -30,6 +33,8 @@ export async function load(opts: {
     p99: r.latency.p99,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
+    ok: r["2xx"],
+    durationS: r.duration,
   };
 }
 

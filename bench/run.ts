@@ -1,8 +1,34 @@
 import { benchApi } from "./api.ts";
+import { benchIngest } from "./ingest.ts";
+import { benchSse } from "./sse.ts";
+import { benchTimers } from "./timers.ts";
 
-// `npm run bench [-- --seconds=N] [-- only=api]`: every figure beside a bare node:http server
-// measured in the same run, so the ratios survive a noisy machine.
+// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers]`: every figure beside a bare
+// node:http server measured in the same run, so the ratios survive a noisy machine. Each bench
+// starts its own service (fresh data dir) and stops it. Without --seconds the API, ingest and
+// live-latency benches load for 10 s each and the timers bench measures a 30 s window.
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
-const seconds = Number(arg("seconds") ?? 10);
+const given = arg("seconds");
+const seconds = (fallback: number) => (given ? Number(given) : fallback);
+if (given && !(Number(given) > 0)) throw new Error(`--seconds must be a positive number, got "${given}"`);
 
-await benchApi(seconds);
+const benches: Record<string, () => Promise<void>> = {
+  api: () => benchApi(seconds(10)),
+  ingest: () => benchIngest(seconds(10)),
+  sse: () => benchSse(seconds(10)),
+  timers: () => benchTimers(seconds(30)),
+};
+const only = (arg("only") ?? Object.keys(benches).join(",")).split(",").filter(Boolean);
+const unknown = only.filter((n) => !(n in benches));
+if (unknown.length) throw new Error(`unknown bench ${unknown.join(", ")}; choose from ${Object.keys(benches).join(", ")}`);
+
+let failed = 0;
+for (const name of only) {
+  try {
+    await benches[name]();
+  } catch (err) {
+    failed++;
+    console.error(`\n## ${name}: FAILED\n${(err as Error).stack ?? err}`);
+  }
+}
+process.exitCode = failed ? 1 : 0;

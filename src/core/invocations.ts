@@ -58,6 +58,7 @@ export class Invocations {
   readonly #known = new Map<string, { ms: number; n: number }>();
   /** deleted sources: results still in flight for them are dropped, not committed */
   readonly #deleted = new Set<string>();
+  readonly #sinceTrim = new Map<string, number>();
 
   constructor(deps: InvocationDeps) {
     this.#d = deps;
@@ -122,7 +123,7 @@ export class Invocations {
     const state = await this.#state(t.source);
     const now = Date.now();
     const row = this.#event(t, state, "$errors", JSON.stringify({ error, invocation: { kind, started_at: now } }), {}, now);
-    await this.#commit(t, state, { events: [row], states: [snapshot(state.row)], trims: [this.#trim(t, "$errors")] }, [row]);
+    await this.#commit(t, state, { events: [row], states: [snapshot(state.row)], trims: [this.#trim(t, "$errors") ?? []].flat() }, [row]);
   }
 
   /** The newest event id given out for the emitter so far, when it is known here. */
@@ -169,12 +170,13 @@ export class Invocations {
     }
     if (logs.length > 0) rows.push(this.#event(t, state, "$logs", JSON.stringify({ lines: logs }), {}, now));
 
-    const streams = new Set(rows.map((e) => e.event_name));
+    const perStream = new Map<string, number>();
+    for (const e of rows) perStream.set(e.event_name, (perStream.get(e.event_name) ?? 0) + 1);
     const part: CommitPart = {
       events: rows,
       states: [snapshot(state.row)],
       usage: [this.#d.usage.add(t.user, r.wallMs)],
-      trims: [...streams].map((name) => this.#trim(t, name)),
+      trims: [...perStream].flatMap(([name, n]) => this.#trim(t, name, n) ?? []),
     };
     if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
     if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
@@ -196,8 +198,21 @@ export class Invocations {
     }
   }
 
-  #trim(t: Target, eventName: string) {
-    return { emitter_id: t.source.id, event_name: eventName, keep: this.#d.retention };
+  // Trimming finds its cut with OFFSET keep, which costs `keep` index steps. Small retentions
+  // (the default 100) are trimmed on every write, exactly; large ones once per keep/10 writes, so
+  // a stream may briefly hold up to 10% more than it keeps.
+  #trim(t: Target, eventName: string, added = 1) {
+    const keep = this.#d.retention;
+    if (keep > 1000) {
+      const key = `${t.source.id}\u0000${eventName}`;
+      const since = (this.#sinceTrim.get(key) ?? 0) + added;
+      if (since < keep / 10) {
+        this.#sinceTrim.set(key, since);
+        return undefined;
+      }
+      this.#sinceTrim.delete(key);
+    }
+    return { emitter_id: t.source.id, event_name: eventName, keep };
   }
 
   // Ids never go backwards for one emitter, even when the clock does (decisions §6).

@@ -95,6 +95,18 @@ function withId(item) {
   return { ...item, id: "sha256:" + createHash("sha256").update(JSON.stringify(item.item)).digest("hex") };
 }
 
+// The feed's items, each with an id; a clear error naming the URL when the body is not a feed.
+function feedItems(url, body) {
+  let items;
+  try {
+    items = parseFeed(body);
+  } catch (e) {
+    throw new Error(`${url} is not an RSS 2.0, Atom or JSON Feed document (${e?.message ?? e})`, { cause: e });
+  }
+  if (!items) throw new Error(`${url} is not an RSS 2.0, Atom or JSON Feed document`);
+  return items.map(withId);
+}
+
 export default defineComponent({
   key: "rss-new-item-in-feed",
   name: "New Item in Feed",
@@ -126,22 +138,12 @@ export default defineComponent({
         });
       } catch (e) {
         const status = e?.response?.status;
-        throw new Error(`fetching the feed ${this.url} failed: ${status ? `HTTP ${status}` : e?.message ?? String(e)}`);
+        throw new Error(`fetching the feed ${this.url} failed: ${status ? `HTTP ${status}` : e?.message ?? String(e)}`, { cause: e });
       }
-    },
-    parse(body) {
-      let items;
-      try {
-        items = parseFeed(body);
-      } catch (e) {
-        throw new Error(`${this.url} is not an RSS 2.0, Atom or JSON Feed document (${e?.message ?? e})`);
-      }
-      if (!items) throw new Error(`${this.url} is not an RSS 2.0, Atom or JSON Feed document`);
-      return items.map(withId);
     },
   },
   async run() {
-    let items = this.parse(await this.fetchFeed());
+    let items = feedItems(this.url, await this.fetchFeed());
     // Oldest first, so that subscribers see the feed in the order it was written. Without dates on
     // every item, trust the document order, which feeds keep newest first.
     const dated = items.every((i) => i.published !== undefined);

@@ -3,6 +3,8 @@ import type { Database, EventsTable } from "../schema.ts";
 import type { EmitterStateRow, EventKey, EventRow, EventStore, InboxRow } from "../port.ts";
 import { commitBatch } from "./commit.ts";
 
+const INBOX_CHUNK = 64;
+
 type EventsEb = ExpressionBuilder<Database, "events">;
 
 function toRow(r: Selectable<EventsTable>): EventRow {
@@ -89,10 +91,11 @@ export function eventQueries(db: Kysely<Database>): EventStore {
       if (rows.length === 0) return [];
       return db.transaction().execute(async (trx) => {
         const seqs: number[] = [];
-        // One row per statement keeps one prepared statement; the transaction makes it one commit.
-        for (const r of rows) {
-          const out = await trx.insertInto("inbox").values(r).returning("seq").executeTakeFirstOrThrow();
-          seqs.push(Number(out.seq));
+        // Multi-row inserts in fixed chunks (few distinct prepared statements). Both SQLite and
+        // PostgreSQL return RETURNING rows in VALUES order for a plain INSERT ... VALUES.
+        for (let i = 0; i < rows.length; i += INBOX_CHUNK) {
+          const out = await trx.insertInto("inbox").values(rows.slice(i, i + INBOX_CHUNK)).returning("seq").execute();
+          for (const r of out) seqs.push(Number(r.seq));
         }
         return seqs;
       });
