@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
+import { postgresFor } from "./helpers.ts";
 
 // DESIGN §6: "An HTTP source request that got a 2xx is durable". The real service process is
 // driven by many concurrent POSTs and killed with SIGKILL mid-drive; after a restart on the same
@@ -72,27 +72,9 @@ function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   });
 }
 
-/** A database of its own on PostgreSQL runs (like postgresFor in helpers.ts), else nothing. */
+/** A database of its own on PostgreSQL runs (postgresFor), else the embedded store. */
 async function storeEnv(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  if (process.env.TRIBUTARY_TEST_STORE !== "postgres") return { env: { TRIBUTARY_STORE: "sqlite" }, drop: async () => {} };
-  const base = process.env.DATABASE_URL;
-  if (!base) throw new Error("TRIBUTARY_TEST_STORE=postgres needs DATABASE_URL");
-  const name = `tributary_crash_${process.pid}_${Date.now() % 100000}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = "/" + name;
-  return {
-    env: { TRIBUTARY_STORE: "postgres", DATABASE_URL: url.href },
-    async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return (await postgresFor()) ?? { env: { TRIBUTARY_STORE: "sqlite" }, drop: async () => {} };
 }
 
 /** Every event's `seq` on the source's default stream, paging newest to oldest. */

@@ -41,7 +41,7 @@ let counter = 0;
  * With TRIBUTARY_TEST_STORE=postgres (and DATABASE_URL) the same suite runs on PostgreSQL:
  * each app gets a database of its own, dropped when it closes.
  */
-async function postgresFor(): Promise<{ env: Record<string, string>; drop: () => Promise<void> } | undefined> {
+export async function postgresFor(): Promise<{ env: Record<string, string>; drop: () => Promise<void> } | undefined> {
   if (process.env.TRIBUTARY_TEST_STORE !== "postgres") return undefined;
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error("TRIBUTARY_TEST_STORE=postgres needs DATABASE_URL");
