@@ -123,7 +123,7 @@ export class Invocations {
     const state = await this.#state(t.source);
     const now = Date.now();
     const row = this.#event(t, state, "$errors", JSON.stringify({ error, invocation: { kind, started_at: now } }), {}, now);
-    await this.#commit(t, state, { events: [row], states: [snapshot(state.row)], trims: [this.#trim(t, "$errors") ?? []].flat() }, [row]);
+    await this.#commit(t, { events: [row], states: [snapshot(state.row)], trims: [this.#trim(t, "$errors") ?? []].flat() }, [row]);
   }
 
   /** The newest event id given out for the emitter so far, when it is known here. */
@@ -180,16 +180,15 @@ export class Invocations {
     };
     if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
     if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
-    await this.#commit(t, state, part, rows);
+    await this.#commit(t, part, rows);
   }
 
-  async #commit(t: Target, state: CachedState, part: CommitPart, rows: EventRow[]): Promise<void> {
+  async #commit(t: Target, part: CommitPart, rows: EventRow[]): Promise<void> {
     try {
       await this.#d.commits.add(part);
     } catch (e) {
       // The in-memory state ran ahead of the store; start again from what the store has.
-      if (this.#states.get(t.source.id) !== undefined) this.#states.delete(t.source.id);
-      void state;
+      this.#states.delete(t.source.id);
       throw e;
     }
     const channel = emitterChannel(t.source.id);

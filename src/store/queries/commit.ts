@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.ts";
 import type { CommitBatch, EventRow } from "../port.ts";
+import { atMost } from "./event-keys.ts";
 
 // Rows per multi-row INSERT. A fixed chunk keeps the set of SQL strings (and so of prepared
 // statements) small; only a batch's remainder makes a statement of another size.
@@ -92,7 +93,7 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Pr
       .deleteFrom("events")
       .where("emitter_id", "=", t.emitter_id)
       .where("event_name", "=", t.event_name)
-      .where((eb) => eb.or([eb("ms", "<", k.ms), eb.and([eb("ms", "=", k.ms), eb("n", "<=", k.n)])]))
+      .where((eb) => atMost(eb, k))
       .execute();
   }
 }

@@ -1,11 +1,11 @@
-import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { Database, EventsTable } from "../schema.ts";
-import type { EmitterStateRow, EventKey, EventRow, EventStore, InboxRow } from "../port.ts";
+import type { EmitterStateRow, EventRow, EventStore, InboxRow } from "../port.ts";
 import { commitBatch } from "./commit.ts";
+import { atLeast, atMost, newerThan, olderThan } from "./event-keys.ts";
 
 const INBOX_CHUNK = 64;
 
-type EventsEb = ExpressionBuilder<Database, "events">;
 
 function toRow(r: Selectable<EventsTable>): EventRow {
   return {
@@ -21,16 +21,6 @@ function toRow(r: Selectable<EventsTable>): EventRow {
     meta: JSON.parse(r.meta),
   };
 }
-
-// (ms, n) compared as a pair: ids sort numerically (decisions §6).
-export const olderThan = (eb: EventsEb, k: EventKey) =>
-  eb.or([eb("ms", "<", k.ms), eb.and([eb("ms", "=", k.ms), eb("n", "<", k.n)])]);
-export const newerThan = (eb: EventsEb, k: EventKey) =>
-  eb.or([eb("ms", ">", k.ms), eb.and([eb("ms", "=", k.ms), eb("n", ">", k.n)])]);
-const atMost = (eb: EventsEb, k: EventKey) =>
-  eb.or([eb("ms", "<", k.ms), eb.and([eb("ms", "=", k.ms), eb("n", "<=", k.n)])]);
-const atLeast = (eb: EventsEb, k: EventKey) =>
-  eb.or([eb("ms", ">", k.ms), eb.and([eb("ms", "=", k.ms), eb("n", ">=", k.n)])]);
 
 export function eventQueries(db: Kysely<Database>): EventStore {
   const stream = (emitterId: string, eventName: string) =>
