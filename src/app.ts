@@ -53,6 +53,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bus,
     limits,
     retention: config.eventRetention,
+    version: VERSION,
+    webhookBackoffMs: config.webhookBackoffMs,
   });
   const shutdown = async () => {
     await core.runtime.close();

@@ -24,6 +24,20 @@ export interface Config {
   invocationTimeoutMs: number;
   logLevel: string;
   apiBodyLimit: number;
+  /** waits between webhook tries, ms (decisions §5: 5 tries over about an hour) */
+  webhookBackoffMs: number[];
+}
+
+// 1 + 5 + 15 + 40 minutes: the fifth and last try comes about an hour after the first.
+const WEBHOOK_BACKOFF_MS = [60_000, 300_000, 900_000, 2_400_000];
+
+function backoff(raw: string | undefined): number[] {
+  if (raw === undefined || raw === "") return WEBHOOK_BACKOFF_MS;
+  const waits = raw.split(",").map((s) => Number(s.trim()));
+  if (waits.length !== 4 || waits.some((n) => !Number.isInteger(n) || n < 0)) {
+    throw new Error(`TRIBUTARY_WEBHOOK_BACKOFF_MS must be 4 comma-separated integers (ms), got "${raw}"`);
+  }
+  return waits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -81,5 +95,6 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     ),
     logLevel: e.LOG_LEVEL || "info",
     apiBodyLimit: 1024 * 1024,
+    webhookBackoffMs: backoff(e.TRIBUTARY_WEBHOOK_BACKOFF_MS),
   };
 }

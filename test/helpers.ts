@@ -116,6 +116,39 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   };
 }
 
+/**
+ * A second service on the first one's data (after `first.app.close()`): a restart. Closing the
+ * returned app closes only it; `first.close()` still removes the data.
+ */
+export async function restart(first: TestApp, env: Record<string, string> = {}): Promise<TestApp> {
+  const config = resolveConfig({
+    TRIBUTARY_DATA_DIR: first.dataDir,
+    TRIBUTARY_ADMIN_KEY: first.adminKey,
+    TRIBUTARY_PUBLIC_URL: "http://tributary.test",
+    ...first.storeEnv,
+    ...env,
+  });
+  const app = await buildApp(config, { logger: false });
+  const request = async (method: string, url: string, opts: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { authorization: `Bearer ${opts.key ?? first.adminKey}`, ...opts.headers };
+    if (opts.body !== undefined) headers["content-type"] ??= "application/json";
+    const res = await app.http.inject({
+      method: method as "GET",
+      url,
+      headers,
+      payload: opts.body !== undefined ? JSON.stringify(opts.body) : opts.raw,
+    });
+    let body: any;
+    try {
+      body = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, body, text: res.body };
+  };
+  return { ...first, app, request, close: () => app.close() };
+}
+
 /** A small component with one required string prop, a timer and a db. */
 export const TIMER_COMPONENT = `
 export default {

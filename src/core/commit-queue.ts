@@ -14,7 +14,7 @@ interface Waiter {
 const MAX_EVENTS_PER_TX = 2000;
 
 function emptyBatch(): CommitBatch {
-  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [] };
+  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [], deliveries: [], deliveriesDone: [] };
 }
 
 export class CommitQueue {
@@ -37,6 +37,8 @@ export class CommitQueue {
     if (part.timers) b.timers.push(...part.timers);
     if (part.usage) b.usage.push(...part.usage);
     if (part.trims) b.trims.push(...part.trims);
+    if (part.deliveries) for (const d of part.deliveries) b.deliveries.push(d);
+    if (part.deliveriesDone) b.deliveriesDone.push(...part.deliveriesDone);
     const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
     this.#schedule();
     return done;
@@ -105,5 +107,7 @@ function compact(b: CommitBatch): CommitBatch {
     timers: [...timers.values()],
     usage: [...usage.values()],
     trims: [...trims.values()],
+    deliveries: b.deliveries,
+    deliveriesDone: b.deliveriesDone,
   };
 }

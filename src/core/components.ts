@@ -4,6 +4,7 @@ import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
 import { AppError, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { sha256Hex } from "../lib/hash.ts";
+import { WORKFLOW_MARKER } from "../runtime/workflow-code.ts";
 import { nowSeconds } from "../lib/clock.ts";
 import { fetchText } from "../lib/fetch-text.ts";
 
@@ -105,6 +106,10 @@ export class Components {
         await store.touch(existing.id, existing.updated_at, url);
       }
       return existing;
+    }
+    // the runner takes code with this marker for a workflow's steps (runtime/workflow-code.ts)
+    if (code.trimStart().startsWith(WORKFLOW_MARKER)) {
+      throw new AppError("invalid_component", `component code may not start with ${WORKFLOW_MARKER}`);
     }
     const meta = await this.#deps.analyzer.analyze(code);
     checkMeta(meta);

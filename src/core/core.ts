@@ -5,6 +5,8 @@ import { Sources } from "./sources.ts";
 import { Subscriptions } from "./subscriptions.ts";
 import { SourceRuntime } from "./source-runtime.ts";
 import { Events } from "./events.ts";
+import { Workflows } from "./workflows.ts";
+import { Webhooks } from "./webhooks.ts";
 
 /** The domain, as the HTTP layer (and later the runtime) sees it. */
 export class Core {
@@ -14,13 +16,21 @@ export class Core {
   readonly subscriptions: Subscriptions;
   readonly runtime: SourceRuntime;
   readonly events: Events;
+  readonly workflows: Workflows;
+  readonly webhooks: Webhooks;
 
   constructor(deps: CoreDeps) {
     this.runtime = new SourceRuntime(deps);
     this.users = new Users(deps, this.runtime.usage);
     this.components = new Components(deps);
     this.sources = new Sources(deps, this.components, this.runtime);
-    this.events = new Events(deps.store, this.sources, (id) => this.runtime.invocations.lastKey(id));
-    this.subscriptions = new Subscriptions(deps.store);
+    this.workflows = new Workflows(deps, this.runtime);
+    this.webhooks = new Webhooks(deps, this.runtime);
+    this.events = new Events(
+      deps.store,
+      { source: (user, id) => this.sources.get(user, id), workflow: (user, id) => this.workflows.get(user, id) },
+      (id) => this.runtime.invocations.lastKey(id),
+    );
+    this.subscriptions = new Subscriptions(deps.store, this.runtime.routes);
   }
 }

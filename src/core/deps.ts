@@ -17,4 +17,8 @@ export interface CoreDeps {
   limits: InvokeLimits;
   /** events kept per emitter and stream */
   retention: number;
+  /** the service's version (a workflow error's platform_version) */
+  version: string;
+  /** waits between a webhook delivery's tries (decisions §5: 5 tries over about an hour) */
+  webhookBackoffMs: readonly number[];
 }

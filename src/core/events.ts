@@ -1,9 +1,8 @@
 import type { EventKey, Store, UserRow } from "../store/port.ts";
 import { invalid } from "../lib/errors.ts";
 import { eventId, parseEventId, renderItem } from "./event-render.ts";
-import type { Sources } from "./sources.ts";
 
-// Reading and deleting a source's events (decisions §6). Lists are newest first by id, their
+// Reading and deleting the events of a source or workflow (decisions §6, §8). Lists are newest first by id, their
 // cursors are raw event ids, and items come out already rendered as JSON.
 
 export interface EventQuery {
@@ -21,20 +20,23 @@ function key(field: string, raw: string | undefined): EventKey | undefined {
   return k;
 }
 
+/** Emitter kinds, each with its check that the user owns one (404 otherwise). */
+export type Owners = Record<"source" | "workflow", (user: UserRow, id: string) => Promise<unknown>>;
+
 export class Events {
   readonly #store: Store;
-  readonly #sources: Sources;
+  readonly #owners: Owners;
   readonly #lastKey: (emitterId: string) => EventKey | undefined;
 
-  constructor(store: Store, sources: Sources, lastKey: (emitterId: string) => EventKey | undefined) {
+  constructor(store: Store, owners: Owners, lastKey: (emitterId: string) => EventKey | undefined) {
     this.#store = store;
-    this.#sources = sources;
+    this.#owners = owners;
     this.#lastKey = lastKey;
   }
 
   /** the page as JSON text: {page_info, data} */
-  async page(user: UserRow, sourceId: string, q: EventQuery): Promise<string> {
-    await this.#sources.get(user, sourceId);
+  async page(user: UserRow, kind: keyof Owners, sourceId: string, q: EventQuery): Promise<string> {
+    await this.#owners[kind](user, sourceId);
     const after = key("after", q.after);
     const before = key("before", q.before);
     if (after && before) throw invalid("use either after or before, not both", [{ field: "before", message: "conflicts with after" }]);
@@ -62,7 +64,7 @@ export class Events {
    * emitted after this call are never touched: the deletion stops at the newest id of now.
    */
   async delete(user: UserRow, sourceId: string, startId?: string, endId?: string): Promise<void> {
-    await this.#sources.get(user, sourceId);
+    await this.#owners.source(user, sourceId);
     const start = key("start_id", startId);
     const end = key("end_id", endId);
     const upTo = this.#lastKey(sourceId) ?? { ms: Date.now(), n: Number.MAX_SAFE_INTEGER };

@@ -2,24 +2,40 @@ import type { Bus } from "../bus/port.ts";
 import { emitterChannel } from "../bus/port.ts";
 import type { InvocationKind, InvokeLimits, InvokeResult, InvocationError } from "../runtime/protocol.ts";
 import type { Invoker } from "../runtime/types.ts";
-import type { ComponentRow, EmitterStateRow, EventRow, SourceRow, Store, UserRow } from "../store/port.ts";
+import type {
+  ComponentRow,
+  DeliveryRow,
+  EventRow,
+  SourceRow,
+  Store,
+  SubscriptionRow,
+  UserRow,
+  WorkflowRow,
+} from "../store/port.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
-import { newId } from "../lib/ids.ts";
 import type { CommitPart, CommitQueue } from "./commit-queue.ts";
 import { applyDedupe, byTs } from "./dedupe.ts";
 import { renderItem } from "./event-render.ts";
 import { runtimeProps } from "./runtime-props.ts";
 import type { Usage } from "./usage.ts";
+import { errorPayload, type InvocationContext, type TriggerKind } from "./error-events.ts";
+import { EventRows, type CachedState } from "./event-rows.ts";
+import { fanOut, MAX_HOPS } from "./fan-out.ts";
+import type { Routes } from "./routes.ts";
 
-// Runs one invocation of a source and commits its result (DESIGN §1): emits ordered by ts and
-// deduped, db and dedupe state, $errors and $logs, usage; then fans the events out on the bus.
-// Results of one source are applied in the order their invocations were started.
+// Runs one invocation of an emitter (a source, or a workflow's steps) and commits its result
+// (DESIGN §1): emits ordered by ts and deduped, db and dedupe state, $errors and $logs, usage,
+// and the deliveries of the new events to their listeners, all in one transaction; then fans
+// the events out on the bus. Results of one emitter are applied in the order their invocations
+// were started.
 
 export interface Target {
   source: SourceRow;
   user: UserRow;
   component: ComponentRow;
   endpointUrl: string | null;
+  /** set when the emitter is a workflow (the source and component rows are its stand-ins) */
+  workflow?: WorkflowRow;
 }
 
 export interface InvokeOptions {
@@ -27,6 +43,8 @@ export interface InvokeOptions {
   inboxSeq?: number;
   /** the timer's next due time, written in the same transaction */
   timerNextDueMs?: number;
+  /** the delivery this invocation consumes, removed in the same transaction */
+  delivery?: { id: string; hops: number };
   /** hooks of a source not created yet: run, but commit nothing */
   dryRun?: boolean;
 }
@@ -37,35 +55,31 @@ export interface InvocationDeps {
   bus: Bus;
   commits: CommitQueue;
   usage: Usage;
+  routes: Routes;
   secrets: SecretBox;
   limits: InvokeLimits;
   fetchAllow: string[];
   retention: number;
+  version: string;
 }
-
-interface CachedState {
-  row: EmitterStateRow;
-  epoch: number;
-}
-
-let epochs = 0;
 
 export class Invocations {
   readonly #d: InvocationDeps;
-  readonly #states = new Map<string, Promise<CachedState>>();
+  readonly #rows: EventRows;
   readonly #tails = new Map<string, Promise<unknown>>();
-  /** the loaded states, readable without waiting */
-  readonly #known = new Map<string, { ms: number; n: number }>();
-  /** deleted sources: results still in flight for them are dropped, not committed */
+  /** deleted emitters: results still in flight for them are dropped, not committed */
   readonly #deleted = new Set<string>();
-  readonly #sinceTrim = new Map<string, number>();
+  #stopping = false;
+  /** told about every committed delivery, so it can be sent at once */
+  onDeliveries: (rows: DeliveryRow[]) => void = () => {};
 
   constructor(deps: InvocationDeps) {
     this.#d = deps;
+    this.#rows = new EventRows(deps.store, deps.retention);
   }
 
   async invoke(t: Target, kind: InvocationKind, event: unknown, opts: InvokeOptions = {}): Promise<InvokeResult> {
-    const state = await this.#state(t.source);
+    const state = await this.#rows.state(t.source);
     const startedAt = Date.now();
     const pending = this.#d.invoker.invoke({
       sourceId: t.source.id,
@@ -80,31 +94,55 @@ export class Invocations {
       fetchAllow: this.#d.fetchAllow,
     });
     if (opts.dryRun) return pending;
-    return this.#inOrder(t, state, kind, startedAt, pending, opts);
+    const ctx: InvocationContext = { kind, startedAt, event, trigger: triggerOf(opts) };
+    return this.#inOrder(t, state, ctx, pending, opts);
   }
 
   /** Commits the result of a dry run (a hook of a source that now exists). */
   async commit(t: Target, kind: InvocationKind, startedAt: number, result: InvokeResult): Promise<void> {
-    const state = await this.#state(t.source);
-    await this.#inOrder(t, state, kind, startedAt, Promise.resolve(result), {});
+    const state = await this.#rows.state(t.source);
+    await this.#inOrder(t, state, { kind, startedAt, event: undefined, trigger: "EMIT" }, Promise.resolve(result), {});
   }
 
-  #inOrder(
-    t: Target,
-    state: CachedState,
-    kind: InvocationKind,
-    startedAt: number,
-    pending: Promise<InvokeResult>,
-    opts: InvokeOptions,
-  ): Promise<InvokeResult> {
+  /** Records a refusal (quota...) on the emitter's $errors stream. */
+  async recordError(t: Target, kind: InvocationKind, error: InvocationError): Promise<void> {
+    const state = await this.#rows.state(t.source);
+    const ctx: InvocationContext = { kind, startedAt: Date.now(), event: undefined, trigger: "EMIT" };
+    const subs = await this.#d.routes.forUser(t.user.id);
+    const row = this.#rows.event(t, state, "$errors", errorPayload(t, ctx, error, this.#d.version), {}, ctx.startedAt);
+    await this.#stage(t, state, [row], [row.payload], subs, 0, { states: [this.#rows.snapshot(state)] }, ctx);
+  }
+
+  /** The newest event id given out for the emitter so far, when it is known here. */
+  lastKey(emitterId: string): { ms: number; n: number } | undefined {
+    return this.#rows.lastKey(emitterId);
+  }
+
+  /**
+   * The service is stopping: results that arrive from now on are not committed. Closing the
+   * runners fails the invocations they hold, and those failures must not consume their inbox,
+   * delivery or timer rows; the next start runs them again instead.
+   */
+  stop(): void {
+    this.#stopping = true;
+  }
+
+  /** Forgets a deleted emitter (after its rows are gone). */
+  forget(emitterId: string): void {
+    this.#rows.forget(emitterId);
+    this.#deleted.add(emitterId);
+  }
+
+  #inOrder(t: Target, state: CachedState, ctx: InvocationContext, pending: Promise<InvokeResult>, opts: InvokeOptions) {
     const id = t.source.id;
     const prev = this.#tails.get(id) ?? Promise.resolve();
     // The chain orders only the staging of results (ids, dedupe, state, queueing the commit), not
-    // the commits themselves: results of one busy source then share group commits.
+    // the commits themselves: results of one busy emitter then share group commits.
     const staged = prev.then(async () => {
       const result = await pending;
+      const subs = await this.#d.routes.forUser(t.user.id);
       // #apply runs synchronously up to queueing its commit, so the queue keeps chain order
-      const committed = this.#apply(t, state, kind, startedAt, result, opts);
+      const committed = this.#apply(t, state, ctx, result, opts, subs);
       return { result, committed };
     });
     const tail = staged.catch(() => {});
@@ -118,130 +156,80 @@ export class Invocations {
     });
   }
 
-  /** Records a refusal (quota, hop limit...) on the source's $errors stream. */
-  async recordError(t: Target, kind: InvocationKind, error: InvocationError): Promise<void> {
-    const state = await this.#state(t.source);
-    const now = Date.now();
-    const row = this.#event(t, state, "$errors", JSON.stringify({ error, invocation: { kind, started_at: now } }), {}, now);
-    await this.#commit(t, { events: [row], states: [snapshot(state.row)], trims: [this.#trim(t, "$errors") ?? []].flat() }, [row]);
-  }
-
-  /** The newest event id given out for the emitter so far, when it is known here. */
-  lastKey(emitterId: string): { ms: number; n: number } | undefined {
-    return this.#known.get(emitterId);
-  }
-
-  /** Forgets a deleted source (after its rows are gone). */
-  forget(sourceId: string): void {
-    this.#states.delete(sourceId);
-    this.#known.delete(sourceId);
-    this.#deleted.add(sourceId);
-  }
-
-  #state(source: SourceRow): Promise<CachedState> {
-    let cached = this.#states.get(source.id);
-    if (!cached) {
-      cached = this.#d.store.events.state(source.id).then((row) => ({
-        row: row ?? { emitter_id: source.id, user_id: source.user_id, db: {}, dedupe: {}, last_ms: 0, last_n: -1 },
-        epoch: ++epochs,
-      }));
-      this.#states.set(source.id, cached);
-      cached.catch(() => this.#states.delete(source.id));
-    }
-    return cached;
-  }
-
-  async #apply(t: Target, state: CachedState, kind: InvocationKind, startedAt: number, r: InvokeResult, opts: InvokeOptions) {
-    if (this.#deleted.has(t.source.id)) return;
+  #apply(t: Target, state: CachedState, ctx: InvocationContext, r: InvokeResult, opts: InvokeOptions, subs: SubscriptionRow[]) {
+    if (this.#deleted.has(t.source.id) || this.#stopping) return Promise.resolve();
     const now = Date.now();
     const rows: EventRow[] = [];
+    // what a source or workflow listener receives for each row: a workflow's emit is stored as
+    // {raw_event: x} and delivered as x (decisions §8)
+    const delivered: string[] = [];
+    const add = (name: string, payload: string, meta: EventRow["meta"] | object, raw = payload) => {
+      rows.push(this.#rows.event(t, state, name, payload, meta, now));
+      delivered.push(raw);
+    };
     const logs = r.logs.slice();
     if (!r.error) {
-      const ordered = byTs(r.emits);
-      const { kept, warnings } = applyDedupe(t.component.meta.dedupe, ordered, state.row.dedupe);
+      const { kept, warnings } = applyDedupe(t.component.meta.dedupe, byTs(r.emits), state.row.dedupe);
       for (const w of warnings) logs.push({ level: "warn", msg: w, ts: now });
-      for (const e of kept) rows.push(this.#event(t, state, e.meta.name ?? "", e.json, e.meta, now));
+      for (const e of kept) {
+        if (t.workflow) add("", `{"raw_event":${e.json}}`, { ts: e.meta.ts }, e.json);
+        else add(e.meta.name ?? "", e.json, e.meta);
+      }
       if (r.db) state.row.db = r.db;
     }
-    const errors = r.error ? [r.error, ...r.emitErrors] : r.emitErrors;
-    for (const error of errors) {
-      const json = JSON.stringify({ error, invocation: { kind, started_at: startedAt } });
-      rows.push(this.#event(t, state, "$errors", json, {}, now));
+    for (const error of r.error ? [r.error, ...r.emitErrors] : r.emitErrors) {
+      add("$errors", errorPayload(t, ctx, error, this.#d.version), {});
     }
-    if (logs.length > 0) rows.push(this.#event(t, state, "$logs", JSON.stringify({ lines: logs }), {}, now));
-
-    const perStream = new Map<string, number>();
-    for (const e of rows) perStream.set(e.event_name, (perStream.get(e.event_name) ?? 0) + 1);
-    const part: CommitPart = {
-      events: rows,
-      states: [snapshot(state.row)],
-      usage: [this.#d.usage.add(t.user, r.wallMs)],
-      trims: [...perStream].flatMap(([name, n]) => this.#trim(t, name, n) ?? []),
-    };
+    if (logs.length > 0) add("$logs", JSON.stringify({ lines: logs }), {});
+    const part: CommitPart = { states: [this.#rows.snapshot(state)], usage: [this.#d.usage.add(t.user, r.wallMs)] };
     if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
     if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
-    await this.#commit(t, part, rows);
+    if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
+    return this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx);
   }
 
-  async #commit(t: Target, part: CommitPart, rows: EventRow[]): Promise<void> {
+  // Adds the deliveries of the rows (or, past the hop limit, one $errors row instead), the trims,
+  // and queues the commit; after it, publishes the rows and hands the deliveries on.
+  async #stage(
+    t: Target,
+    state: CachedState,
+    rows: EventRow[],
+    delivered: string[],
+    subs: SubscriptionRow[],
+    hops: number,
+    part: CommitPart,
+    ctx: InvocationContext,
+  ): Promise<void> {
+    const now = Date.now();
+    const out = fanOut(t.source, rows, delivered, subs, hops + 1, now);
+    if (out.tooDeep) {
+      const error = {
+        name: "HopLimitExceeded",
+        message: `these events were not delivered: the delivery chain is deeper than ${MAX_HOPS} hops`,
+        stack: "HopLimitExceeded",
+      };
+      rows.push(this.#rows.event(t, state, "$errors", errorPayload(t, ctx, error, this.#d.version), {}, now));
+    }
+    part.events = rows;
+    part.deliveries = out.deliveries;
+    part.trims = this.#rows.trims(t.source.id, rows);
     try {
       await this.#d.commits.add(part);
     } catch (e) {
       // The in-memory state ran ahead of the store; start again from what the store has.
-      this.#states.delete(t.source.id);
+      this.#rows.reload(t.source.id);
       throw e;
     }
     const channel = emitterChannel(t.source.id);
     for (const row of rows) {
       this.#d.bus.publish(channel, { eventName: row.event_name, id: `${row.ms}-${row.n}`, item: renderItem(row, true) });
     }
-  }
-
-  // Trimming finds its cut with OFFSET keep, which costs `keep` index steps. Small retentions
-  // (the default 100) are trimmed on every write, exactly; large ones once per keep/10 writes, so
-  // a stream may briefly hold up to 10% more than it keeps.
-  #trim(t: Target, eventName: string, added = 1) {
-    const keep = this.#d.retention;
-    if (keep > 1000) {
-      const key = `${t.source.id}\u0000${eventName}`;
-      const since = (this.#sinceTrim.get(key) ?? 0) + added;
-      if (since < keep / 10) {
-        this.#sinceTrim.set(key, since);
-        return undefined;
-      }
-      this.#sinceTrim.delete(key);
-    }
-    return { emitter_id: t.source.id, event_name: eventName, keep };
-  }
-
-  // Ids never go backwards for one emitter, even when the clock does (decisions §6).
-  #event(t: Target, state: CachedState, name: string, json: string, meta: { id?: string | number; summary?: string; ts?: number }, now: number): EventRow {
-    const s = state.row;
-    const ms = Math.max(now, s.last_ms);
-    const n = ms === s.last_ms ? s.last_n + 1 : 0;
-    s.last_ms = ms;
-    s.last_n = n;
-    this.#known.set(t.source.id, { ms, n });
-    return {
-      emitter_id: t.source.id,
-      user_id: t.source.user_id,
-      event_name: name,
-      ms,
-      n,
-      emit_id: newId(""),
-      indexed_at_ms: now,
-      payload: json,
-      size: Buffer.byteLength(json),
-      meta: {
-        ...(meta.id !== undefined ? { id: meta.id } : {}),
-        ...(meta.summary !== undefined ? { summary: meta.summary } : {}),
-        ts: meta.ts ?? now,
-      },
-    };
+    if (out.deliveries.length > 0) this.onDeliveries(out.deliveries);
   }
 }
 
-// The commit writes the state as it is now, not as later invocations will leave it.
-function snapshot(s: EmitterStateRow): EmitterStateRow {
-  return { ...s, dedupe: { ...s.dedupe, ...(s.dedupe.ids ? { ids: s.dedupe.ids.slice() } : {}) } };
+function triggerOf(opts: InvokeOptions): TriggerKind {
+  if (opts.delivery) return "EMIT";
+  if (opts.timerNextDueMs !== undefined) return "TIMER";
+  return "HTTP";
 }

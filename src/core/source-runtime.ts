@@ -13,9 +13,13 @@ import { Timers, timerOf } from "./timers.ts";
 import { Usage } from "./usage.ts";
 import { endpointUrl } from "./endpoint.ts";
 import type { ComponentRow } from "../store/port.ts";
+import { Routes } from "./routes.ts";
+import { Deliveries } from "./deliveries.ts";
+import { WebhookSender } from "./webhook-sender.ts";
 
-// Everything that makes sources run, wired once: invocations and their commits, hooks, timers,
-// the HTTP ingress and quotas. Sources calls in here on every change of a source.
+// Everything that makes sources and workflows run, wired once: invocations and their commits,
+// hooks, timers, the HTTP ingress, quotas, and the deliveries of events to listeners. Sources
+// and Workflows call in here on every change of theirs.
 
 export class SourceRuntime {
   readonly usage = new Usage();
@@ -26,6 +30,8 @@ export class SourceRuntime {
   readonly quotas: Quotas;
   readonly ingress: Ingress;
   readonly bus: Bus;
+  readonly routes: Routes;
+  readonly deliveries: Deliveries;
   readonly #deps: CoreDeps;
   readonly #commits: CommitQueue;
   /** where failures nobody awaits are reported (the service's logger, once it exists) */
@@ -36,12 +42,15 @@ export class SourceRuntime {
     this.bus = deps.bus;
     this.#commits = new CommitQueue(deps.store);
     this.targets = new Targets(deps.store, deps.publicUrl);
+    this.routes = new Routes(deps.store);
     this.invocations = new Invocations({
       store: deps.store,
       invoker: deps.invoker,
       bus: deps.bus,
       commits: this.#commits,
       usage: this.usage,
+      routes: this.routes,
+      version: deps.version,
       secrets: deps.secrets,
       limits: deps.limits,
       fetchAllow: [...deps.fetchAllow],
@@ -52,13 +61,27 @@ export class SourceRuntime {
     const log = (err: unknown, what: string) => this.log(err, what);
     this.timers = new Timers(deps.store, this.invocations, this.quotas, log);
     this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), log);
+    this.deliveries = new Deliveries({
+      store: deps.store,
+      commits: this.#commits,
+      targets: this.targets,
+      invocations: this.invocations,
+      quotas: this.quotas,
+      webhooks: new WebhookSender(deps.secrets, deps.fetchAllow),
+      backoffMs: deps.webhookBackoffMs,
+      log,
+    });
+    this.invocations.onDeliveries = (rows) => this.deliveries.add(rows);
   }
 
   target(source: SourceRow, user: UserRow, component: ComponentRow): Target {
     return { source, user, component, endpointUrl: endpointUrl(this.#deps.publicUrl, source.endpoint_key) };
   }
 
-  /** At start: runs what was accepted but not finished before the last stop, then arms timers. */
+  /**
+   * At start: runs what was accepted but not finished before the last stop, arms timers, and
+   * sends the deliveries still queued.
+   */
   async start(): Promise<void> {
     const store = this.#deps.store;
     for (const row of await store.events.inboxPending()) {
@@ -68,14 +91,18 @@ export class SourceRuntime {
         .invoke(t, "run", JSON.parse(row.event), { inboxSeq: row.seq })
         .catch((e) => this.log(e, "replaying an accepted run failed"));
     }
-    for (const source of await store.sources.listActive()) {
-      const t = await this.targets.get(source.id);
+    const emitters = [...(await store.sources.listActive()), ...(await store.workflows.listActive())];
+    for (const { id } of emitters) {
+      const t = await this.targets.get(id);
       if (t && timerOf(t)) await this.timers.schedule(t);
     }
+    await this.deliveries.start();
   }
 
-  /** A source was deleted: stop everything of it and end its live streams. */
-  gone(sourceId: string): void {
+  /** A source or workflow was deleted: stop everything of it and end its live streams. */
+  gone(sourceId: string, userId: string): void {
+    this.routes.invalidate(userId);
+    this.deliveries.drop(sourceId);
     this.timers.cancel(sourceId);
     this.targets.invalidate(sourceId);
     this.invocations.forget(sourceId);
@@ -83,7 +110,9 @@ export class SourceRuntime {
   }
 
   async close(): Promise<void> {
+    this.invocations.stop();
     this.timers.close();
+    this.deliveries.close();
     await this.#commits.drain();
   }
 }

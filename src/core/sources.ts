@@ -133,6 +133,7 @@ export class Sources {
       await tx.sources.insert(row);
       await new AutoSubscriptions(tx).applyTo(user.id, row.id);
     });
+    this.#rt.routes.invalidate(user.id);
     this.#lists.invalidate(user.id);
     await this.#rt.lifecycle.commit(target, hooks);
     if (timerOf(target)) await this.#rt.timers.schedule(target, true);
@@ -215,8 +216,9 @@ export class Sources {
       await tx.subscriptions.deleteNaming(id);
       await tx.subscriptions.deleteAutoNaming(id);
       await tx.events.deleteEmitter(id);
+      await tx.deliveries.deleteListener(id);
     });
-    this.#rt.gone(id);
+    this.#rt.gone(id, user.id);
     this.#lists.invalidate(user.id);
   }
 

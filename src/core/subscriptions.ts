@@ -1,3 +1,4 @@
+import type { Routes } from "./routes.ts";
 import type { Store, SubscriptionRow, AutoSubscriptionRow, UserRow } from "../store/port.ts";
 import { invalid, notFound, type FieldProblem } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
@@ -33,14 +34,18 @@ function requireString(input: Record<string, unknown>, field: string, problems: 
 
 export class Subscriptions {
   readonly #store: Store;
+  readonly #routes: Routes;
 
-  constructor(store: Store) {
+  constructor(store: Store, routes: Routes) {
     this.#store = store;
+    this.#routes = routes;
   }
 
-  /** Whether `id` names a listener or emitter the user owns. Grows with workflows and webhooks. */
-  async #owns(user: UserRow, id: string): Promise<boolean> {
+  /** Whether `id` names a source, workflow or (as a listener only) webhook the user owns. */
+  async #owns(user: UserRow, id: string, asListener: boolean): Promise<boolean> {
     if (id.startsWith("dc_")) return (await this.#store.sources.byId(id))?.user_id === user.id;
+    if (id.startsWith("p_")) return (await this.#store.workflows.byId(id))?.user_id === user.id;
+    if (id.startsWith("wh_") && asListener) return (await this.#store.webhooks.byId(id))?.user_id === user.id;
     return false;
   }
 
@@ -57,8 +62,8 @@ export class Subscriptions {
 
   async create(user: UserRow, input: SubscriptionInput): Promise<SubscriptionRow> {
     const { emitter, listener, eventName } = this.#parse(input);
-    if (!EMITTER_GLOBS.includes(emitter) && !(await this.#owns(user, emitter))) throw notFound("emitter");
-    if (!(await this.#owns(user, listener))) throw notFound("listener");
+    if (!EMITTER_GLOBS.includes(emitter) && !(await this.#owns(user, emitter, false))) throw notFound("emitter");
+    if (!(await this.#owns(user, listener, true))) throw notFound("listener");
     const existing = await this.#store.subscriptions.find(user.id, emitter, listener, eventName);
     if (existing) return existing;
     const row: SubscriptionRow = {
@@ -71,6 +76,7 @@ export class Subscriptions {
     };
     try {
       await this.#store.subscriptions.insert(row);
+      this.#routes.invalidate(user.id);
     } catch (err) {
       // a concurrent identical request won the unique index: answer with its row
       const raced = await this.#store.subscriptions.find(user.id, emitter, listener, eventName);
@@ -84,7 +90,9 @@ export class Subscriptions {
   async delete(user: UserRow, input: SubscriptionInput): Promise<number> {
     const { emitter, listener } = this.#parse(input);
     const eventName = input.event_name === undefined ? undefined : String(input.event_name);
-    return this.#store.subscriptions.delete(user.id, emitter, listener, eventName);
+    const n = await this.#store.subscriptions.delete(user.id, emitter, listener, eventName);
+    this.#routes.invalidate(user.id);
+    return n;
   }
 
   list(user: UserRow): Promise<SubscriptionRow[]> {
@@ -100,7 +108,7 @@ export class Subscriptions {
       problems.push({ field: "event_name", message: 'must be "default", "$errors" or "$logs"' });
     }
     if (problems.length) throw invalid("invalid auto-subscription", problems);
-    if (!(await this.#owns(user, listener))) throw notFound("listener");
+    if (!(await this.#owns(user, listener, true))) throw notFound("listener");
     const existing = await this.#store.subscriptions.findAuto(user.id, eventName, listener);
     if (existing) return existing;
     const row: AutoSubscriptionRow = {

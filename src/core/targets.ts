@@ -1,9 +1,11 @@
 import type { Store } from "../store/port.ts";
 import { endpointUrl } from "./endpoint.ts";
 import type { Target } from "./invocations.ts";
+import { workflowTarget } from "./workflow-target.ts";
 
-// What an invocation needs about a source (its row, owner, component), cached because every
-// timer tick and HTTP request asks. Invalidated by every write to the source.
+// What an invocation needs about an emitter (its row, owner, component; for a workflow, the
+// stand-ins built from its steps), cached because every timer tick, HTTP request and delivery
+// asks. Invalidated by every write to the source or workflow.
 
 export class Targets {
   readonly #store: Store;
@@ -29,7 +31,7 @@ export class Targets {
   async byEndpoint(key: string): Promise<Target | undefined> {
     const id = this.#idByKey.get(key);
     if (id) return this.get(id);
-    const row = await this.#store.sources.byEndpointKey(key);
+    const row = (await this.#store.sources.byEndpointKey(key)) ?? (await this.#store.workflows.byEndpointKey(key));
     if (!row) return undefined;
     this.#idByKey.set(key, row.id);
     return this.get(row.id);
@@ -41,6 +43,11 @@ export class Targets {
   }
 
   async #load(sourceId: string): Promise<Target | undefined> {
+    if (sourceId.startsWith("p_")) {
+      const w = await this.#store.workflows.byId(sourceId);
+      const user = w && (await this.#store.users.byId(w.user_id));
+      return w && user ? workflowTarget(w, user, endpointUrl(this.#publicUrl, w.endpoint_key)) : undefined;
+    }
     const source = await this.#store.sources.byId(sourceId);
     if (!source) return undefined;
     const [user, component] = await Promise.all([

@@ -162,3 +162,52 @@ export const EventQuery = Type.Object({
 });
 
 export const Accepted = Type.Object({ accepted: Type.Boolean() });
+
+export const Workflow = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  active: Type.Boolean(),
+  deployment_id: Type.String(),
+  trigger: Type.Object(
+    {
+      type: Type.String({ description: "http, timer or none" }),
+      endpoint_url: Type.Optional(Type.String()),
+      interval_seconds: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+      cron: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    },
+    { additionalProperties: false },
+  ),
+  steps: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+});
+
+// Checked field by field in core (one 400 lists every problem), so the schema only documents it.
+export const WorkflowBody = Type.Object(
+  {
+    name: Type.Optional(Type.Unknown({ description: "string" })),
+    steps: Type.Optional(Type.Unknown({ description: "[{name, code}]: code is a module exporting { async run({ steps, $ }) }" })),
+    trigger: Type.Optional(Type.Unknown({ description: '{type: "http"} | {type: "timer", interval_seconds | cron} | {type: "none"}' })),
+    active: Type.Optional(Type.Unknown({ description: "boolean" })),
+    ...Filter,
+  },
+);
+
+export const Webhook = Type.Object({
+  id: Type.String(),
+  user_id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  url: Type.String(),
+  active: Type.Boolean(),
+  secret: Type.Optional(Type.String({ description: "shown only in the create response" })),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+});
+
+export const WebhookParams = Type.Object({
+  url: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  ...Filter,
+});

@@ -15,6 +15,8 @@ import { subscriptionRoutes } from "./routes/subscriptions.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { sseRoutes } from "./routes/sse.ts";
 import { ingressRoutes } from "./routes/ingress.ts";
+import { workflowRoutes } from "./routes/workflows.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 
 export interface HttpOptions {
   logger: FastifyServerOptions["logger"];
@@ -93,6 +95,8 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
         await api.register(sourceRoutes(core));
         await api.register(subscriptionRoutes(core));
         await api.register(eventRoutes(core));
+        await api.register(workflowRoutes(core));
+        await api.register(webhookRoutes(core));
       });
     },
     { prefix: "/v1" },

@@ -88,6 +88,13 @@ export interface InvocationError {
   name: string;
   message: string;
   stack: string;
+  /**
+   * Workflows only: the `cellId` of the step that failed (it threw, or the invocation timed out,
+   * ran out of memory or broke a limit while it ran, or it failed to load).
+   */
+  cellId?: string;
+  /** Set with cellId: the thrown value's `code` when a non-empty string, else the error's name. */
+  code?: string;
 }
 
 export interface HttpResponse {

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { Migrator, type Migration, type MigrationProvider } from "kysely/migration";
 import { initialSchema } from "./migrations/001_initial.ts";
 import { eventsSchema } from "./migrations/002_events.ts";
+import { flowSchema } from "./migrations/003_flow.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -10,6 +11,7 @@ function all(dialect: Dialect): Record<string, Migration> {
   return {
     "001_initial": initialSchema(dialect),
     "002_events": eventsSchema(dialect),
+    "003_flow": flowSchema(dialect),
   };
 }
 

@@ -60,6 +60,63 @@ export interface AutoSubscriptionRow {
   created_at: number;
 }
 
+export interface WorkflowTrigger {
+  type: "http" | "timer" | "none";
+  interval_seconds?: number | null;
+  cron?: string | null;
+}
+
+export interface WorkflowStepRow {
+  /** the cell id, `c_...`; new for every deployment */
+  id: string;
+  name: string;
+  code: string;
+}
+
+export interface WorkflowRow {
+  id: string;
+  user_id: string;
+  name: string;
+  active: boolean;
+  deployment_id: string;
+  trigger: WorkflowTrigger;
+  steps: WorkflowStepRow[];
+  endpoint_key: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookRow {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string;
+  url: string;
+  active: boolean;
+  /** sealed with the service's secret box */
+  secret: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One event on its way to one listener (decisions §5). */
+export interface DeliveryRow {
+  id: string;
+  user_id: string;
+  emitter_id: string;
+  listener_id: string;
+  event_name: string;
+  /** the delivered event's id, `${ms}-${n}` */
+  event_id: string;
+  /** JSON text: the emitted payload (source and workflow listeners) or the summary item (webhooks) */
+  payload: string;
+  /** how many deliveries led to this one; over 8 it is not made (decisions §5) */
+  hops: number;
+  attempts: number;
+  next_at_ms: number;
+  created_at_ms: number;
+}
+
 /** Newest-first paging by creation order; ids are the cursor positions. */
 export interface PageRequest {
   limit: number;
@@ -107,6 +164,32 @@ export interface SourceStore {
   listActive(): Promise<SourceRow[]>;
   byEndpointKey(key: string): Promise<SourceRow | undefined>;
   delete(id: string): Promise<boolean>;
+}
+
+export interface WorkflowStore {
+  insert(row: WorkflowRow): Promise<void>;
+  update(row: WorkflowRow): Promise<void>;
+  byId(id: string): Promise<WorkflowRow | undefined>;
+  byEndpointKey(key: string): Promise<WorkflowRow | undefined>;
+  listActive(): Promise<WorkflowRow[]>;
+  list(userId: string, page: PageRequest): Promise<Page<WorkflowRow> | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface WebhookStore {
+  insert(row: WebhookRow): Promise<void>;
+  byId(id: string): Promise<WebhookRow | undefined>;
+  list(userId: string, page: PageRequest): Promise<Page<WebhookRow> | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface DeliveryStore {
+  /** every queued delivery, oldest first (resumed at start) */
+  pending(): Promise<DeliveryRow[]>;
+  /** a failed webhook attempt: count it and set when to try again */
+  retry(id: string, attempts: number, nextAtMs: number): Promise<void>;
+  /** drops everything queued for a listener that is gone */
+  deleteListener(listenerId: string): Promise<number>;
 }
 
 export interface SubscriptionStore {
@@ -183,6 +266,10 @@ export interface CommitBatch {
   usage: UsageIncrement[];
   /** streams written to: each keeps only its newest `keep` events */
   trims: { emitter_id: string; event_name: string; keep: number }[];
+  /** deliveries of the events above */
+  deliveries: DeliveryRow[];
+  /** deliveries whose listener has finished with them */
+  deliveriesDone: string[];
 }
 
 export interface EventPageRequest {
@@ -219,6 +306,9 @@ export interface Store {
   components: ComponentStore;
   sources: SourceStore;
   subscriptions: SubscriptionStore;
+  workflows: WorkflowStore;
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
   /** runs `fn` in one transaction; the store handed to `fn` is bound to it */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   ping(): Promise<void>;

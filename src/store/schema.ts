@@ -104,6 +104,48 @@ export interface TimersTable {
   next_due_ms: number;
 }
 
+export interface WorkflowsTable {
+  seq: Generated<number>;
+  id: string;
+  user_id: string;
+  name: string;
+  active: number;
+  deployment_id: string;
+  trigger: string;
+  steps: string;
+  endpoint_key: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhooksTable {
+  seq: Generated<number>;
+  id: string;
+  user_id: string;
+  name: string;
+  description: string;
+  url: string;
+  active: number;
+  secret: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DeliveriesTable {
+  seq: Generated<number>;
+  id: string;
+  user_id: string;
+  emitter_id: string;
+  listener_id: string;
+  event_name: string;
+  event_id: string;
+  payload: string;
+  hops: number;
+  attempts: number;
+  next_at_ms: number;
+  created_at_ms: number;
+}
+
 export interface Database {
   events: EventsTable;
   emitter_state: EmitterStateTable;
@@ -114,4 +156,7 @@ export interface Database {
   sources: SourcesTable;
   subscriptions: SubscriptionsTable;
   auto_subscriptions: AutoSubscriptionsTable;
+  workflows: WorkflowsTable;
+  webhooks: WebhooksTable;
+  deliveries: DeliveriesTable;
 }

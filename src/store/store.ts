@@ -9,6 +9,9 @@ import { componentQueries } from "./queries/components.ts";
 import { sourceQueries } from "./queries/sources.ts";
 import { subscriptionQueries } from "./queries/subscriptions.ts";
 import { eventQueries } from "./queries/events.ts";
+import { workflowQueries } from "./queries/workflows.ts";
+import { webhookQueries } from "./queries/webhooks.ts";
+import { deliveryQueries } from "./queries/deliveries.ts";
 
 export interface StoreOptions {
   kind: "sqlite" | "postgres";
@@ -24,6 +27,9 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>)
     sources: sourceQueries(db),
     subscriptions: subscriptionQueries(db),
     events: eventQueries(db),
+    workflows: workflowQueries(db),
+    webhooks: webhookQueries(db),
+    deliveries: deliveryQueries(db),
     transaction: (fn) => db.transaction().execute((trx) => fn(bind(trx, kind, root))),
     async ping() {
       await db.selectFrom("users").select("seq").limit(1).execute();

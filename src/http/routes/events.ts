@@ -12,7 +12,7 @@ export function eventRoutes(core: Core): FastifyPluginAsyncTypebox {
       },
       async (req, reply) => {
         const q = req.query;
-        const json = await core.events.page(req.user, req.params.id, {
+        const json = await core.events.page(req.user, "source", req.params.id, {
           limit: q.limit ?? 10,
           after: q.after,
           before: q.before,

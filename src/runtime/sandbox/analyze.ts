@@ -7,6 +7,7 @@ import type { AnalyzeRequest } from "../protocol.ts";
 import { describeComponent } from "./describe.ts";
 import { hostReference } from "./host-reference.ts";
 import { loadComponent } from "./load-component.ts";
+import { loadWorkflow, workflowMeta, workflowSteps } from "./load-workflow.ts";
 import { parseDescribeResult } from "./meta.ts";
 import { prepareContext } from "./runtime-modules.ts";
 import { createLimits, sandboxError } from "./sandbox-errors.ts";
@@ -18,7 +19,14 @@ export async function analyze(req: AnalyzeRequest): Promise<ComponentMeta> {
   const limits = createLimits(req.timeoutMs, req.memoryMb);
   const isolate = new ivm.Isolate({ memoryLimit: req.memoryMb });
   try {
-    const { context } = await prepareContext(isolate, hostReference());
+    const prepared = await prepareContext(isolate, hostReference());
+    const { context } = prepared;
+    // A workflow describes itself: its steps are only checked (each loads and has a run method).
+    const steps = workflowSteps(req.code);
+    if (steps) {
+      await loadWorkflow(isolate, prepared, steps, limits, false);
+      return workflowMeta();
+    }
     const component = await loadComponent(isolate, context, req.code, limits);
     let json: unknown;
     try {

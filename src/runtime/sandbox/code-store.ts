@@ -1,6 +1,8 @@
 // Component code the runner holds by code hash, so that the host can omit it from requests.
-// Bounded (least recently used goes first); dropping a code drops its V8 code cache too.
+// Bounded (least recently used goes first); dropping a code drops its V8 code cache too (for a
+// workflow bundle, its steps').
 import { forgetCached } from "./compile-cache.ts";
+import { stepCacheKeys } from "./load-workflow.ts";
 
 export const MAX_CODES = 256;
 export const MAX_CODE_CHARS = 64 * 1024 * 1024;
@@ -26,5 +28,7 @@ export function putCode(codeHash: string, code: string): void {
     codes.delete(hash);
     chars -= old.length;
     forgetCached(`component:${hash}`);
+    // A step shared with a bundle still stored loses its cache too; it is produced again on its next compile.
+    for (const key of stepCacheKeys(old)) forgetCached(key);
   }
 }

@@ -9,13 +9,15 @@ import type { DbState } from "./db-state.ts";
 import { parseSandboxRequest, sandboxFetch } from "./fetch.ts";
 import { hostReference } from "./host-reference.ts";
 import { Invocation, invocationError } from "./invocation.ts";
-import { loadComponent } from "./load-component.ts";
+import { loadCode } from "./load-workflow.ts";
 import { prepareContext } from "./runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
 
 const MAX_TIMERS = 1000;
 const MAX_CONCURRENT_FETCHES = 8;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** cellIds and error codes are short ids; the isolate can't make them long */
+const MAX_ID_CHARS = 200;
 
 interface Running {
   inv: Invocation;
@@ -26,6 +28,8 @@ interface Running {
   fetches: number;
   /** set by the component's "done": null for success */
   outcome?: InvocationError | null;
+  /** the workflow step running now (its "step" call): errors the runner reports carry it */
+  cellId?: string;
   ended: boolean;
   finish: (error: InvocationError | undefined) => void;
   timer?: NodeJS.Timeout;
@@ -52,8 +56,9 @@ export class Instance {
     const inst = new Instance(codeHash, memoryMb);
     try {
       const host = hostReference((op, args) => inst.#op(op, args));
-      const { context, runtime } = await prepareContext(inst.isolate, host);
-      const component = await loadComponent(inst.isolate, context, code, createLimits(timeoutMs, memoryMb), codeHash);
+      const prepared = await prepareContext(inst.isolate, host);
+      const { runtime } = prepared;
+      const component = await loadCode(inst.isolate, prepared, code, createLimits(timeoutMs, memoryMb), codeHash);
       const get = async (name: string) => (await runtime.get(name, { reference: true })) as ivm.Reference;
       const bind = await get("bind");
       inst.#refs = {
@@ -158,6 +163,10 @@ export class Instance {
     clearTimeout(running.timer);
     running.inv.end();
     if (this.#current === running) this.#current = undefined;
+    // A timeout, OOM or stray rejection during a workflow step is that step's failure.
+    if (error && running.cellId !== undefined && error.cellId === undefined) {
+      error = { ...error, cellId: running.cellId, code: error.code ?? error.name };
+    }
     running.finish(error);
   }
 
@@ -193,6 +202,9 @@ export class Instance {
       case "async":
         if (args[1] !== "fetch") throw new Error(`unknown async host call "${String(args[1])}"`);
         return this.#startFetch(running, args[0], args[2]);
+      case "step":
+        running.cellId = typeof args[0] === "string" ? args[0].slice(0, MAX_ID_CHARS) : undefined;
+        return;
       case "done":
         running.outcome = args[0] === null ? null : this.#reported(args[0]);
         return;
@@ -203,7 +215,13 @@ export class Instance {
 
   #reported(raw: unknown): InvocationError {
     const e = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
-    return invocationError(e.name, e.message, e.stack);
+    const error = invocationError(e.name, e.message, e.stack);
+    // Set for a failed workflow step (isolate/workflow.js); checked, as everything the isolate says.
+    if (typeof e.cellId === "string") {
+      error.cellId = e.cellId.slice(0, MAX_ID_CHARS);
+      error.code = typeof e.code === "string" && e.code ? e.code.slice(0, MAX_ID_CHARS) : error.name;
+    }
+    return error;
   }
 
   #startTimer(running: Running, id: unknown, ms: unknown, repeat: unknown): void {

@@ -7,6 +7,7 @@ import { getCode, putCode } from "./code-store.ts";
 import { DbState } from "./db-state.ts";
 import { Instance } from "./instance.ts";
 import { Invocation, invocationError } from "./invocation.ts";
+import { StepLoadError } from "./load-workflow.ts";
 
 /**
  * Warm instances kept per runner (LRU; a busy one is never evicted). Measured with a small
@@ -66,9 +67,13 @@ function trimWarm(): void {
 
 function loadError(e: unknown, timeoutMs: number, memoryMb: number): InvocationError {
   const message = e instanceof Error ? e.message : String(e);
-  if (/timed out/.test(message)) return invocationError("TimeoutError", `invocation timed out after ${timeoutMs} ms`, "");
-  if (/out of memory/.test(message)) return invocationError("OutOfMemoryError", `out of memory (limit ${memoryMb} MB)`, "");
-  return invocationError("Error", message, "");
+  const error = /timed out/.test(message)
+    ? invocationError("TimeoutError", `invocation timed out after ${timeoutMs} ms`, "")
+    : /out of memory/.test(message)
+      ? invocationError("OutOfMemoryError", `out of memory (limit ${memoryMb} MB)`, "")
+      : invocationError("Error", message, "");
+  if (e instanceof StepLoadError) Object.assign(error, { cellId: e.cellId, code: error.name });
+  return error;
 }
 
 async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {

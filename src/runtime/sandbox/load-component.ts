@@ -1,7 +1,8 @@
 // Compiles a component's code in a given isolate/context, links its imports against the provided
 // modules and evaluates its top level. Returns a Reference to the component object (the default
 // export, or module.exports for CommonJS). Shared by analysis and invocations; the context must
-// already have the runtime installed (runtime-modules.ts).
+// already have the runtime installed (runtime-modules.ts). The phases are exported for workflows
+// (load-workflow.ts), whose steps must all be compiled and linked before any of them evaluates.
 import ivm from "isolated-vm";
 import { AppError } from "../../lib/errors.ts";
 import { compileCached, compileScriptCached } from "./compile-cache.ts";
@@ -74,43 +75,92 @@ async function providedModule(isolate: ivm.Isolate, context: ivm.Context, specif
   return mod;
 }
 
-/** `cacheKey` (the code hash) lets compiling reuse V8's code cache for code seen before. */
+/** A component's code compiled, its imports checked, nothing of it run yet. */
+export type Compiled =
+  | { kind: "esm"; module: ivm.Module; specifiers: string[] }
+  | { kind: "cjs"; script: ivm.Script; specifiers: string[] };
+
+/** `cacheKey` lets compiling reuse V8's code cache for code seen before; without it nothing is cached. */
+export async function compileComponent(isolate: ivm.Isolate, code: string, cacheKey?: string): Promise<Compiled> {
+  if (isCommonJs(code)) {
+    const script = await compile(() =>
+      cacheKey
+        ? compileScriptCached(isolate, cacheKey, code, "component.js")
+        : isolate.compileScript(code, { filename: "component.js" }),
+    );
+    // Only literal require("x") calls can be resolved ahead of time, which is what they are in practice.
+    const specifiers = [...new Set([...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]))];
+    specifiers.forEach(checkSpecifier);
+    return { kind: "cjs", script, specifiers };
+  }
+  const module = await compile(() =>
+    cacheKey ? compileCached(isolate, cacheKey, code, "component.mjs") : isolate.compileModule(code, { filename: "component.mjs" }),
+  );
+  const specifiers = [...new Set(module.dependencySpecifiers)];
+  specifiers.forEach(checkSpecifier);
+  return { kind: "esm", module, specifiers };
+}
+
+/**
+ * Evaluates the provided modules `specifiers` name into `provided` (those already there are
+ * shared), then hides the runtime's host object: call it once, after compiling and before
+ * evaluating any component code of the context.
+ */
+export async function linkProvided(
+  isolate: ivm.Isolate,
+  context: ivm.Context,
+  specifiers: Iterable<string>,
+  provided: Map<string, ivm.Module>,
+): Promise<void> {
+  for (const specifier of specifiers) {
+    if (!provided.has(specifier)) provided.set(specifier, await providedModule(isolate, context, specifier));
+  }
+  await context.eval(HIDE_HOST);
+}
+
+/** Runs a compiled component's top level; returns its default export (or module.exports). */
+export function evaluateComponent(
+  isolate: ivm.Isolate,
+  context: ivm.Context,
+  compiled: Compiled,
+  provided: Map<string, ivm.Module>,
+  limits: Limits,
+): Promise<ivm.Reference> {
+  return compiled.kind === "esm"
+    ? evaluateModule(isolate, context, compiled.module, provided, limits)
+    : evaluateCommonJs(context, compiled.script, provided, limits);
+}
+
+/**
+ * Compiles, links and evaluates one component; failures become AppError("invalid_component").
+ * With `codeHash`, compiling uses V8's code cache (dropped with the code by code-store.ts).
+ */
 export async function loadComponent(
   isolate: ivm.Isolate,
   context: ivm.Context,
   code: string,
   limits: Limits,
-  cacheKey?: string,
+  codeHash?: string,
 ): Promise<ivm.Reference> {
   try {
-    return isCommonJs(code)
-      ? await loadCommonJs(isolate, context, code, limits, cacheKey)
-      : await loadModule(isolate, context, code, limits, cacheKey);
+    const compiled = await compileComponent(isolate, code, codeHash === undefined ? undefined : `component:${codeHash}`);
+    const provided = new Map<string, ivm.Module>();
+    await linkProvided(isolate, context, compiled.specifiers, provided);
+    return await evaluateComponent(isolate, context, compiled, provided, limits);
   } catch (e) {
     throw sandboxError(e, isolate, limits);
   }
 }
 
-async function loadModule(
+async function evaluateModule(
   isolate: ivm.Isolate,
   context: ivm.Context,
-  code: string,
+  mod: ivm.Module,
+  provided: Map<string, ivm.Module>,
   limits: Limits,
-  cacheKey: string | undefined,
 ): Promise<ivm.Reference> {
-  const mod = await compile(() =>
-    cacheKey
-      ? compileCached(isolate, `component:${cacheKey}`, code, "component.mjs")
-      : isolate.compileModule(code, { filename: "component.mjs" }),
-  );
-  const linked = new Map<string, ivm.Module>([[COMPONENT, mod]]);
-  for (const specifier of mod.dependencySpecifiers) {
-    checkSpecifier(specifier);
-    if (!linked.has(specifier)) linked.set(specifier, await providedModule(isolate, context, specifier));
-  }
-  await context.eval(HIDE_HOST);
   const wrapper = await isolate.compileModule(WRAPPER, { filename: "tributary-wrapper.mjs" });
-  await wrapper.instantiate(context, (specifier) => linked.get(specifier)!);
+  await wrapper.instantiate(context, (specifier) => (specifier === COMPONENT ? mod : provided.get(specifier)!));
   await wrapper.evaluate({ timeout: limits.remaining() });
   const ns = wrapper.namespace.derefInto();
   const settled = await context.evalClosure("try { return $0.settled === true; } catch { return false; }", [ns]);
@@ -122,29 +172,19 @@ async function loadModule(
   });
 }
 
-async function loadCommonJs(
-  isolate: ivm.Isolate,
+async function evaluateCommonJs(
   context: ivm.Context,
-  code: string,
+  script: ivm.Script,
+  provided: Map<string, ivm.Module>,
   limits: Limits,
-  cacheKey: string | undefined,
 ): Promise<ivm.Reference> {
-  const script = await compile(() =>
-    cacheKey
-      ? compileScriptCached(isolate, `component:${cacheKey}`, code, "component.js")
-      : isolate.compileScript(code, { filename: "component.js" }),
-  );
-  // Only literal require("x") calls can be resolved ahead of time, which is what they are in practice.
-  const specifiers = [...new Set([...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]))];
-  const namespaces: ivm.Dereference<unknown>[] = [];
-  for (const specifier of specifiers) {
-    checkSpecifier(specifier);
-    namespaces.push((await providedModule(isolate, context, specifier)).namespace.derefInto());
-  }
+  // Every provided module of the context, not only this code's: in a workflow, the last CommonJS
+  // step's require is the global one, and it must still serve the earlier steps' lazy requires.
+  const specifiers = [...provided.keys()];
+  const namespaces = [...provided.values()].map((m) => m.namespace.derefInto());
   const moduleRef = await context.evalClosure(CJS_SETUP, [new ivm.ExternalCopy(specifiers).copyInto(), ...namespaces], {
     result: { reference: true },
   });
-  await context.eval(HIDE_HOST);
   await script.run(context, { timeout: limits.remaining() });
   return context.evalClosure(CJS_EXPORTS, [moduleRef.derefInto()], {
     timeout: limits.remaining(),

@@ -31,6 +31,12 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Pr
   for (const part of chunks(batch.events)) {
     await trx.insertInto("events").values(part.map(eventColumns)).execute();
   }
+  for (const part of chunks(batch.deliveries)) {
+    await trx.insertInto("deliveries").values(part).execute();
+  }
+  for (const part of chunks(batch.deliveriesDone)) {
+    await trx.deleteFrom("deliveries").where("id", "in", part).execute();
+  }
   for (const s of batch.states) {
     const cols = {
       user_id: s.user_id,

@@ -64,10 +64,11 @@ export function userQueries(db: Kysely<Database>): UserStore {
     // Everything the user owns goes with them; callers run this inside a transaction.
     async delete(id) {
       const sources = await db.selectFrom("sources").select("id").where("user_id", "=", id).execute();
-      for (const { id: sourceId } of sources) {
+      const workflows = await db.selectFrom("workflows").select("id").where("user_id", "=", id).execute();
+      for (const { id: sourceId } of [...sources, ...workflows]) {
         for (const table of ["inbox", "timers"] as const) await db.deleteFrom(table).where("source_id", "=", sourceId).execute();
       }
-      for (const table of ["events", "emitter_state", "auto_subscriptions", "subscriptions", "sources", "components"] as const) {
+      for (const table of ["events", "emitter_state", "auto_subscriptions", "subscriptions", "sources", "components", "workflows", "webhooks", "deliveries"] as const) {
         await db.deleteFrom(table).where("user_id", "=", id).execute();
       }
       const r = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();

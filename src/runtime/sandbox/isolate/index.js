@@ -2,3 +2,4 @@
 export { install, fireTimer } from "./runtime.js";
 export { settle, forgetPending } from "./host.js";
 export { bind } from "./invoke.js";
+export { makeWorkflow } from "./workflow.js";

@@ -4,6 +4,7 @@
 import { call } from "./host.js";
 import { inspect } from "./inspect.js";
 import { resetInvocation } from "./runtime.js";
+import { StepFailure } from "./workflow.js";
 
 const { parse, stringify } = JSON;
 const then = Promise.prototype.then;
@@ -11,10 +12,24 @@ const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v)
 
 function describeError(e) {
   try {
+    if (e instanceof StepFailure) {
+      const d = describeError(e.error);
+      return { ...d, cellId: e.cellId, code: errorCode(e.error, d.name) };
+    }
     if (e instanceof Error) return { name: String(e.name), message: String(e.message), stack: String(e.stack ?? "") };
     return { name: "Error", message: typeof e === "string" ? e : `non-Error thrown: ${inspect(e)}`, stack: "" };
   } catch {
     return { name: "Error", message: "the thrown value could not be described", stack: "" };
+  }
+}
+
+// decisions §8: a failed step's error code is the thrown value's `code`, else its name.
+function errorCode(e, name) {
+  try {
+    const code = typeof e === "object" && e !== null ? e.code : undefined;
+    return typeof code === "string" && code !== "" ? code : name;
+  } catch {
+    return name;
   }
 }
 

@@ -1,0 +1,253 @@
+import { Agent, request, type IncomingMessage } from "node:http";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { createSink, paddedBody } from "./ingest.ts";
+import { startBare, startService, type Running } from "./processes.ts";
+import { Api, int, ms, pct, sleep, table, type Check } from "./util.ts";
+
+// Subscription delivery (issue target): 500 events/s for 20 s into one HTTP source (the
+// emitter) with 10 listener sources subscribed to it (decisions §5). Each listener re-emits what
+// it is delivered, i.e. the emitter's payload, which carries the send time (performance.now() of
+// this process, taken just before the POST is written) and a sequence number. One SSE stream per
+// listener (decisions §7) timestamps each message on arrival, so a figure covers ingress, the
+// emitter's run and commit, the delivery, the listener's run and commit, the bus and the SSE
+// write. Targets: every listener gets every accepted (2xx) event, p99 < 100 ms from ingest.
+//
+// "Missing": accepted but not received within DRAIN_MS after the load (the drain ends early once
+// all is in), so a broken delivery path costs DRAIN_MS, not a hang. The sender is sse.ts's paced
+// one (copied: sse.ts doesn't export it); against bare node:http it gives the yardstick.
+
+const LISTENERS = 10;
+const RATE = 500;
+const TICK_MS = 10;
+const DRAIN_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+const LISTENER = `export default { name: "listener", async run(event) { this.$emit(event) } }`;
+
+interface SendResult {
+  sent: number;
+  errors: number;
+  non2xx: number;
+  accepted: Set<number>; // seqs answered 2xx: the events every listener must get
+  latencies: number[]; // request round trips, ms, sorted
+}
+
+/** POSTs `rate` requests per second for `seconds` on a schedule that doesn't drift */
+async function paced(url: string, rate: number, seconds: number, body: (seq: number) => string): Promise<SendResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const target = new URL(url);
+  const perTick = Math.max(1, Math.round((rate * TICK_MS) / 1000));
+  const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [] };
+  const one = (seq: number) =>
+    new Promise<void>((resolve) => {
+      const payload = body(seq);
+      const started = performance.now();
+      const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(payload) };
+      const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", agent, headers }, (res) => {
+        res.resume();
+        res.on("end", () => {
+          out.latencies.push(performance.now() - started);
+          if (res.statusCode! >= 200 && res.statusCode! < 300) out.accepted.add(seq);
+          else out.non2xx++;
+          resolve();
+        });
+      });
+      // a stuck service must not keep the bench waiting on its requests forever
+      req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error("timeout")));
+      req.on("error", () => {
+        out.errors++;
+        resolve();
+      });
+      req.end(payload);
+    });
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  for (let t = 0, seq = 0; t < Math.round((seconds * 1000) / TICK_MS); t++) {
+    const wait = start + t * TICK_MS - performance.now();
+    if (wait > 0) await sleep(wait);
+    for (let i = 0; i < perTick; i++, out.sent++) pending.push(one(seq++));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  out.latencies.sort((a, b) => a - b);
+  return out;
+}
+
+interface Stream {
+  seqs: Set<number>;
+  latencies: number[];
+  duplicates: number;
+  warm: number;
+  /** messages without this run's payload: a listener that got something else than the emitted body */
+  foreign: number;
+  lastAt: number;
+  /** the service closed the stream (e.g. a slow reader cut off) */
+  ended: boolean;
+  connected: Promise<void>;
+  close(): void;
+}
+
+function sseStream(baseUrl: string, sourceId: string, key: string, runId: string): Stream {
+  const s: Stream = { seqs: new Set(), latencies: [], duplicates: 0, warm: 0, foreign: 0, lastAt: 0, ended: false, connected: Promise.resolve(), close: () => {} };
+  let res: IncomingMessage | undefined;
+  let closing = false;
+  const url = new URL(`/sources/${sourceId}/sse`, baseUrl); // host root, no /v1 (api-v1.md 17)
+  s.connected = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`SSE of ${sourceId}: no handshake within 10 s`)), 10_000).unref();
+    const headers = { authorization: `Bearer ${key}`, accept: "text/event-stream" };
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers }, (r) => {
+      res = r;
+      if (r.statusCode !== 200) return reject(new Error(`SSE of ${sourceId} answered ${r.statusCode}`));
+      r.setEncoding("utf8");
+      r.on("close", () => (s.ended = !closing));
+      let buf = "";
+      r.on("data", (chunk: string) => {
+        const now = performance.now();
+        buf += chunk;
+        for (let end = buf.indexOf("\n\n"); end >= 0; end = buf.indexOf("\n\n")) {
+          const block = buf.slice(0, end);
+          buf = buf.slice(end + 2);
+          if (block.startsWith(":sse-handshake")) {
+            clearTimeout(timer);
+            resolve();
+            continue;
+          }
+          const data = block
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trimStart())
+            .join("\n");
+          if (!data) continue;
+          let ev: { run?: string; phase?: string; seq?: number; sent?: number } | undefined;
+          try {
+            ev = (JSON.parse(data) as { event?: typeof ev }).event;
+          } catch {
+            // not JSON: counted as foreign below
+          }
+          if (ev?.run !== runId || typeof ev.seq !== "number" || typeof ev.sent !== "number") {
+            s.foreign++;
+            continue;
+          }
+          if (ev.phase === "warm") {
+            s.warm++;
+            continue;
+          }
+          if (s.seqs.has(ev.seq)) {
+            s.duplicates++;
+            continue;
+          }
+          s.seqs.add(ev.seq);
+          s.latencies.push(now - ev.sent);
+          s.lastAt = now;
+        }
+      });
+    });
+    req.on("error", reject);
+    req.end();
+    s.close = () => {
+      closing = true;
+      clearTimeout(timer);
+      res?.destroy();
+      req.destroy();
+    };
+  });
+  return s;
+}
+
+/** waits until cond() holds or timeoutMs passes; with `progress`, also gives up after quietMs without any */
+async function until(cond: () => boolean, timeoutMs: number, progress?: () => number, quietMs = 0): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = progress?.();
+  let lastChange = Date.now();
+  while (!cond() && Date.now() < deadline) {
+    await sleep(50);
+    const now = progress?.();
+    if (now !== last) [last, lastChange] = [now, Date.now()];
+    else if (progress && Date.now() - lastChange > quietMs) return;
+  }
+}
+
+/** SIGTERM, and SIGKILL if the service hasn't exited after 15 s: the bench always ends */
+async function stopHard(service: Running): Promise<void> {
+  const timer = setTimeout(() => service.child.kill("SIGKILL"), 15_000);
+  await service.stop().finally(() => clearTimeout(timer));
+}
+
+export async function benchDeliveries(seconds: number): Promise<void> {
+  const adminKey = "bench-admin-key-" + Date.now();
+  const runId = "r" + Date.now().toString(36);
+  const body = (phase: string) => (seq: number) => paddedBody({ run: runId, phase, seq, sent: performance.now() }, 200);
+
+  const bare = await startBare();
+  let baseline: SendResult;
+  try {
+    await paced(bare.url, RATE, 0.5, body("warm"));
+    baseline = await paced(bare.url, RATE, seconds, body("bare"));
+  } finally {
+    await bare.stop();
+  }
+
+  // retention raised so the emitter's stored count is its real count (a check on the emitter alone)
+  const service = await startService(adminKey, { TRIBUTARY_EVENT_RETENTION: "1000000" });
+  const streams: Stream[] = [];
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  let sent: SendResult;
+  let emitterStored: number;
+  let loadEnd: number;
+  try {
+    const api = new Api(service.url, adminKey);
+    const emitter = await createSink(api, "deliveries-emitter");
+    for (let i = 0; i < LISTENERS; i++) {
+      const l = await api.call<{ data: { id: string } }>("POST", "/v1/sources/", { component_code: LISTENER, name: `deliveries-listener-${i}` });
+      await api.call("POST", `/v1/subscriptions?emitter_id=${emitter.id}&listener_id=${l.data.id}`);
+      streams.push(sseStream(service.url, l.data.id, adminKey, runId));
+    }
+    await Promise.all(streams.map((s) => s.connected));
+    // warm-up: compiles the emitter and the listeners; not measured. Gives up after 5 s without progress.
+    const warm = await paced(emitter.endpoint, 200, 0.5, body("warm"));
+    const warmed = () => streams.reduce((n, s) => n + s.warm, 0);
+    await until(() => streams.every((s) => s.warm >= warm.accepted.size), 30_000, warmed, 5000);
+    if (streams.some((s) => s.warm < warm.accepted.size)) {
+      console.log(`  (warm-up: listeners got ${streams.map((s) => s.warm).join(", ")} of ${warm.accepted.size} events; delivery may not be working)`);
+    }
+    loop.enable();
+    sent = await paced(emitter.endpoint, RATE, seconds, body("live"));
+    loop.disable();
+    loadEnd = performance.now();
+    await until(() => streams.every((s) => [...sent.accepted].every((q) => s.seqs.has(q))), DRAIN_MS);
+    emitterStored = (await api.eventCount(emitter.id)) - warm.accepted.size;
+  } finally {
+    for (const s of streams) s.close();
+    await stopHard(service);
+  }
+
+  const accepted = sent.accepted.size;
+  const all = streams.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const p99 = pct(all, 99);
+  const bareP99 = pct(baseline.latencies, 99);
+  const missing = streams.map((s) => [...sent.accepted].filter((q) => !s.seqs.has(q)).length);
+  const received = streams.map((s) => s.seqs.size);
+  const totalMissing = missing.reduce((a, b) => a + b, 0);
+  const dupes = streams.reduce((n, s) => n + s.duplicates, 0);
+  const foreign = streams.reduce((n, s) => n + s.foreign, 0);
+  const ended = streams.filter((s) => s.ended).length;
+  const lastAt = Math.max(0, ...streams.map((s) => s.lastAt));
+  const rows: Check[] = [
+    { metric: `bare node:http round trip at ${int(RATE)}/s p50 / p99`, value: `${ms(pct(baseline.latencies, 50))} / ${ms(bareP99)}` },
+    { metric: "sent / accepted (2xx)", value: `${int(sent.sent)} / ${int(accepted)}` },
+    { metric: "ingress errors, non-2xx", value: `${sent.errors}, ${sent.non2xx}`, target: "0, 0", pass: sent.errors + sent.non2xx === 0 },
+    { metric: "ingress round trip p50 / p99", value: `${ms(pct(sent.latencies, 50))} / ${ms(pct(sent.latencies, 99))}` },
+    { metric: "emitter events stored", value: `${int(emitterStored)} of ${int(accepted)}` },
+    { metric: `received per listener (min / max, ${LISTENERS} listeners)`, value: `${int(Math.min(...received))} / ${int(Math.max(...received))} of ${int(accepted)}` },
+    { metric: `missing after a ${DRAIN_MS / 1000} s drain (sum / worst listener)`, value: `${int(totalMissing)} / ${int(Math.max(...missing))}` },
+    { metric: "every listener got every event", value: totalMissing === 0 && accepted > 0 ? "yes" : "no", target: "yes", pass: totalMissing === 0 && accepted > 0 },
+    { metric: "duplicates", value: int(dupes), target: "0", pass: dupes === 0 },
+    { metric: "delivery latency p50", value: ms(pct(all, 50)) },
+    { metric: "delivery latency p99", value: ms(p99), target: "< 100 ms", pass: p99 < 100 },
+    { metric: "delivery latency max", value: ms(all[all.length - 1] ?? NaN) },
+    { metric: "ratio delivery p99 : bare round-trip p99", value: all.length ? (p99 / bareP99).toFixed(1) + "x" : "n/a" },
+    { metric: "last delivery after the load ended", value: lastAt > loadEnd ? ms(lastAt - loadEnd) : "n/a" },
+    { metric: "other messages on listener streams, streams cut off", value: `${foreign}, ${ended}` },
+    { metric: "load generator event-loop delay p99", value: ms(loop.percentile(99) / 1e6) },
+  ];
+  table(`Deliveries: ${int(RATE)} events/s into one source, ${LISTENERS} subscribed listeners (${seconds} s)`, rows);
+}

@@ -1,0 +1,48 @@
+import type { InvocationError, InvocationKind } from "../runtime/protocol.ts";
+import { newId } from "../lib/ids.ts";
+import type { Target } from "./invocations.ts";
+
+// What goes on an emitter's $errors stream. A source's error is components.md §7's
+// {error, invocation}; a workflow's is the shape the spec's workflow endpoint reads (decisions
+// §8): the trigger event, the invocation's context, and the error with the step's cell id.
+
+/** How the invocation was triggered, as a workflow's original_context.source_type says it. */
+export type TriggerKind = "HTTP" | "TIMER" | "EMIT";
+
+export interface InvocationContext {
+  kind: InvocationKind;
+  startedAt: number;
+  /** the run's event (for workflows: original_event) */
+  event: unknown;
+  trigger: TriggerKind;
+}
+
+export function errorPayload(t: Target, ctx: InvocationContext, error: InvocationError, version: string): string {
+  const w = t.workflow;
+  if (!w) return JSON.stringify({ error: plain(error), invocation: { kind: ctx.kind, started_at: ctx.startedAt } });
+  return JSON.stringify({
+    original_event: ctx.event ?? null,
+    original_context: {
+      id: newId(""),
+      ts: new Date(ctx.startedAt).toISOString(),
+      workflow_id: w.id,
+      deployment_id: w.deployment_id,
+      source_type: ctx.trigger,
+      verified: false,
+      owner_id: w.user_id,
+      platform_version: version,
+    },
+    error: {
+      code: error.code ?? error.name,
+      msg: error.message,
+      cellId: error.cellId ?? null,
+      ts: new Date().toISOString(),
+      stack: error.stack,
+    },
+  });
+}
+
+// a source's error keeps the three fields components.md §7 names
+function plain(e: InvocationError) {
+  return { name: e.name, message: e.message, stack: e.stack };
+}

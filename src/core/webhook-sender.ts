@@ -1,0 +1,37 @@
+import { createHmac } from "node:crypto";
+import type { DeliveryRow, WebhookRow } from "../store/port.ts";
+import type { SecretBox } from "../lib/secret-box.ts";
+import { postJson, type PostOutcome } from "../lib/post-json.ts";
+
+// One webhook delivery (decisions §5): the event summary item as the body, its id in
+// X-Tributary-Event-Id, and X-Tributary-Signature = sha256=<hex HMAC-SHA256 of the raw body>
+// keyed with the secret shown once at create, so a receiver can tell our POSTs from forgeries.
+
+const TIMEOUT_MS = 10_000;
+
+export function signature(secret: string, body: string): string {
+  return "sha256=" + createHmac("sha256", secret).update(body).digest("hex");
+}
+
+export class WebhookSender {
+  readonly #secrets: SecretBox;
+  readonly #allow: readonly string[];
+
+  constructor(secrets: SecretBox, allow: readonly string[]) {
+    this.#secrets = secrets;
+    this.#allow = allow;
+  }
+
+  send(hook: WebhookRow, d: DeliveryRow): Promise<PostOutcome> {
+    const secret = this.#secrets.open(hook.secret);
+    return postJson(hook.url, d.payload, {
+      timeoutMs: TIMEOUT_MS,
+      allow: this.#allow,
+      headers: {
+        "x-tributary-event-id": d.event_id,
+        "x-tributary-signature": signature(secret, d.payload),
+        "user-agent": "tributary-webhooks",
+      },
+    });
+  }
+}

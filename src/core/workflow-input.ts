@@ -1,0 +1,92 @@
+import { Cron } from "croner";
+import type { WorkflowTrigger } from "../store/port.ts";
+import { invalid, type FieldProblem } from "../lib/errors.ts";
+
+// The body of POST/PUT /workflows (decisions §8), checked field by field so one 400 names every
+// problem. Step names become keys of `steps` in step code, so they must be identifiers.
+
+export interface WorkflowInput {
+  name?: unknown;
+  steps?: unknown;
+  trigger?: unknown;
+  active?: unknown;
+}
+
+export interface StepInput {
+  name: string;
+  code: string;
+}
+
+const MAX_STEPS = 50;
+const MAX_CODE_BYTES = 1024 * 1024;
+const STEP_NAME = /^[A-Za-z_$][\w$]{0,63}$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export function checkName(v: unknown, problems: FieldProblem[]): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || v.trim() === "" || v.length > 200) {
+    problems.push({ field: "name", message: "must be a non-empty string of at most 200 characters" });
+    return undefined;
+  }
+  return v.trim();
+}
+
+export function checkSteps(v: unknown, problems: FieldProblem[]): StepInput[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_STEPS) {
+    problems.push({ field: "steps", message: `must be an array of 1 to ${MAX_STEPS} steps` });
+    return undefined;
+  }
+  const seen = new Set<string>(["trigger"]);
+  let bytes = 0;
+  v.forEach((s: unknown, i) => {
+    const at = `steps[${i}]`;
+    if (!isObject(s)) return problems.push({ field: at, message: "must be an object {name, code}" });
+    if (typeof s.name !== "string" || !STEP_NAME.test(s.name)) {
+      problems.push({ field: `${at}.name`, message: "must be an identifier (letters, digits, _ or $; at most 64)" });
+    } else if (seen.has(s.name)) {
+      problems.push({ field: `${at}.name`, message: `"${s.name}" is taken (step names are unique, and "trigger" is reserved)` });
+    } else {
+      seen.add(s.name);
+    }
+    if (typeof s.code !== "string" || s.code.trim() === "") problems.push({ field: `${at}.code`, message: "must be a non-empty string" });
+    else bytes += Buffer.byteLength(s.code);
+  });
+  if (bytes > MAX_CODE_BYTES) problems.push({ field: "steps", message: `the steps' code is over ${MAX_CODE_BYTES} bytes` });
+  return (v as StepInput[]).map((s) => ({ name: s.name, code: s.code }));
+}
+
+export function checkTrigger(v: unknown, problems: FieldProblem[]): WorkflowTrigger | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isObject(v) || !["http", "timer", "none"].includes(v.type as string)) {
+    problems.push({ field: "trigger.type", message: 'must be "http", "timer" or "none"' });
+    return undefined;
+  }
+  if (v.type !== "timer") return { type: v.type as "http" | "none" };
+  if (typeof v.cron === "string" && v.cron.trim() !== "") {
+    const cron = v.cron.trim();
+    try {
+      if (![5, 6].includes(cron.split(/\s+/).length)) throw new Error("fields");
+      new Cron(cron, { paused: true, timezone: "UTC" }).stop();
+    } catch {
+      problems.push({ field: "trigger.cron", message: "must be a valid 5 or 6 field cron expression" });
+    }
+    return { type: "timer", cron, interval_seconds: null };
+  }
+  const s = v.interval_seconds;
+  if (typeof s !== "number" || !Number.isInteger(s) || s < 1) {
+    problems.push({ field: "trigger.interval_seconds", message: "must be an integer number of seconds >= 1 (or give cron)" });
+  }
+  return { type: "timer", interval_seconds: s as number, cron: null };
+}
+
+export function checkActive(v: unknown, problems: FieldProblem[]): boolean | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== "boolean") problems.push({ field: "active", message: "must be a boolean" });
+  return v === true;
+}
+
+export function throwIfAny(problems: FieldProblem[]): void {
+  if (problems.length) throw invalid("invalid workflow", problems);
+}

@@ -1,0 +1,154 @@
+import { randomBytes } from "node:crypto";
+import type { CoreDeps } from "./deps.ts";
+import type { PageRequest, UserRow, WorkflowRow, WorkflowStepRow } from "../store/port.ts";
+import { invalid, notFound, type FieldProblem } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { nowSeconds } from "../lib/clock.ts";
+import { workflowCode } from "../runtime/workflow-code.ts";
+import { AutoSubscriptions } from "./auto-subscriptions.ts";
+import { endpointUrl } from "./endpoint.ts";
+import type { SourceRuntime } from "./source-runtime.ts";
+import { timerOf } from "./timers.ts";
+import { checkActive, checkName, checkSteps, checkTrigger, throwIfAny, type StepInput, type WorkflowInput } from "./workflow-input.ts";
+
+// Workflows (decisions §8): an ordered list of steps run in the sandbox on a trigger (HTTP,
+// timer) or on deliveries. Every change makes a new deployment (`d_`) with new cell ids (`c_`),
+// so a $errors event names the exact code that failed. They run on the sources' machinery
+// (see workflow-target.ts).
+
+export interface WorkflowView {
+  id: string;
+  name: string;
+  active: boolean;
+  deployment_id: string;
+  trigger: Record<string, unknown>;
+  steps: { id: string; name: string }[];
+  created_at: number;
+  updated_at: number;
+}
+
+export class Workflows {
+  readonly #deps: CoreDeps;
+  readonly #rt: SourceRuntime;
+
+  constructor(deps: CoreDeps, runtime: SourceRuntime) {
+    this.#deps = deps;
+    this.#rt = runtime;
+  }
+
+  view(w: WorkflowRow): WorkflowView {
+    const t = w.trigger;
+    const trigger =
+      t.type === "http"
+        ? { type: "http", endpoint_url: endpointUrl(this.#deps.publicUrl, w.endpoint_key) }
+        : t.type === "timer"
+          ? { type: "timer", interval_seconds: t.interval_seconds ?? null, cron: t.cron ?? null }
+          : { type: "none" };
+    return {
+      id: w.id,
+      name: w.name,
+      active: w.active,
+      deployment_id: w.deployment_id,
+      trigger,
+      steps: w.steps.map((s) => ({ id: s.id, name: s.name })),
+      created_at: w.created_at,
+      updated_at: w.updated_at,
+    };
+  }
+
+  async create(user: UserRow, input: WorkflowInput): Promise<WorkflowRow> {
+    const problems: FieldProblem[] = [];
+    const name = checkName(input.name, problems);
+    const steps = checkSteps(input.steps, problems);
+    const trigger = checkTrigger(input.trigger, problems) ?? { type: "none" };
+    const active = checkActive(input.active, problems) ?? true;
+    if (name === undefined && input.name === undefined) problems.push({ field: "name", message: "is required" });
+    if (steps === undefined && input.steps === undefined) problems.push({ field: "steps", message: "is required" });
+    throwIfAny(problems);
+    const now = nowSeconds();
+    const row: WorkflowRow = {
+      id: newId("p_"),
+      user_id: user.id,
+      name: name!,
+      active,
+      deployment_id: newId("d_"),
+      trigger,
+      steps: await this.#deployable(steps!),
+      endpoint_key: trigger.type === "http" ? randomBytes(16).toString("base64url") : null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.#deps.store.transaction(async (tx) => {
+      await tx.workflows.insert(row);
+      await new AutoSubscriptions(tx).applyTo(user.id, row.id);
+    });
+    this.#rt.routes.invalidate(user.id);
+    await this.#arm(row);
+    return row;
+  }
+
+  async get(user: UserRow, id: string): Promise<WorkflowRow> {
+    const w = id.startsWith("p_") ? await this.#deps.store.workflows.byId(id) : undefined;
+    if (!w || w.user_id !== user.id) throw notFound("workflow");
+    return w;
+  }
+
+  /** PUT: given fields replace the current ones; `active` omitted means true, as for sources. */
+  async update(user: UserRow, id: string, input: WorkflowInput): Promise<WorkflowRow> {
+    const current = await this.get(user, id);
+    const problems: FieldProblem[] = [];
+    const name = checkName(input.name, problems);
+    const steps = checkSteps(input.steps, problems);
+    const trigger = checkTrigger(input.trigger, problems);
+    const active = checkActive(input.active, problems) ?? true;
+    throwIfAny(problems);
+    const nextTrigger = trigger ?? current.trigger;
+    const next: WorkflowRow = {
+      ...current,
+      name: name ?? current.name,
+      active,
+      deployment_id: newId("d_"),
+      trigger: nextTrigger,
+      steps: steps ? await this.#deployable(steps) : current.steps.map((s) => ({ ...s, id: newId("c_") })),
+      endpoint_key: nextTrigger.type === "http" ? (current.endpoint_key ?? randomBytes(16).toString("base64url")) : null,
+      updated_at: nowSeconds(),
+    };
+    this.#rt.timers.cancel(id);
+    await this.#deps.store.workflows.update(next);
+    this.#rt.targets.invalidate(id);
+    await this.#arm(next);
+    return next;
+  }
+
+  async delete(user: UserRow, id: string): Promise<void> {
+    await this.get(user, id);
+    this.#rt.timers.cancel(id);
+    await this.#deps.store.transaction(async (tx) => {
+      await tx.workflows.delete(id);
+      await tx.subscriptions.deleteNaming(id);
+      await tx.subscriptions.deleteAutoNaming(id);
+      await tx.events.deleteEmitter(id);
+      await tx.deliveries.deleteListener(id);
+    });
+    this.#rt.gone(id, user.id);
+  }
+
+  async list(user: UserRow, page: PageRequest) {
+    const result = await this.#deps.store.workflows.list(user.id, page);
+    if (!result) throw invalid("unknown cursor", [{ field: "cursor", message: "is not a position in this list" }]);
+    return result;
+  }
+
+  // Every step is loaded in the sandbox before anything is stored: a step that doesn't compile,
+  // imports what isn't provided or has no run() fails the call (422) and names the step.
+  async #deployable(steps: StepInput[]): Promise<WorkflowStepRow[]> {
+    const rows = steps.map((s) => ({ id: newId("c_"), name: s.name, code: s.code }));
+    await this.#deps.analyzer.analyze(workflowCode(rows.map((s) => ({ cellId: s.id, name: s.name, code: s.code }))));
+    return rows;
+  }
+
+  async #arm(w: WorkflowRow): Promise<void> {
+    const t = await this.#rt.targets.get(w.id);
+    if (t && w.active && timerOf(t)) await this.#rt.timers.schedule(t, true);
+  }
+}

@@ -1,0 +1,46 @@
+import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyRequest } from "fastify";
+import type { Core } from "../../core/core.ts";
+import type { WebhookInput } from "../../core/webhooks.ts";
+import { Deleted, Filter, IdParams, Paging, Webhook, WebhookParams, data, page, withErrors } from "../schemas.ts";
+import { pageEnvelope, pageRequest } from "../pagination.ts";
+
+// Webhooks (decisions §5): parameters in the query string, as Pipedream takes them; a JSON body
+// with the same fields also works, as for subscriptions.
+function params(req: FastifyRequest): WebhookInput {
+  const body = typeof req.body === "object" && req.body !== null && !Array.isArray(req.body) ? req.body : {};
+  return { ...body, ...(req.query as object) };
+}
+
+export function webhookRoutes(core: Core): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const webhooks = core.webhooks;
+
+    app.post(
+      "/webhooks",
+      { schema: { tags: ["webhooks"], querystring: WebhookParams, response: withErrors({ 200: data(Webhook) }) } },
+      async (req) => {
+        const { row, secret } = await webhooks.create(req.user, params(req));
+        return { data: webhooks.view(row, secret) };
+      },
+    );
+
+    app.delete(
+      "/webhooks/:id",
+      { schema: { tags: ["webhooks"], params: IdParams, response: withErrors({ 200: data(Deleted) }) } },
+      async (req) => {
+        await webhooks.delete(req.user, req.params.id);
+        return { data: { id: req.params.id, deleted: true } };
+      },
+    );
+
+    app.get(
+      "/users/me/webhooks",
+      { schema: { tags: ["webhooks"], querystring: Type.Object({ ...Filter, ...Paging }), response: withErrors({ 200: page(Webhook) }) } },
+      async (req) => {
+        const { items, total } = await webhooks.list(req.user, pageRequest(req.query));
+        return pageEnvelope(items, total, (w) => webhooks.view(w));
+      },
+    );
+  };
+}

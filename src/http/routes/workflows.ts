@@ -1,0 +1,66 @@
+import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { Core } from "../../core/core.ts";
+import type { WorkflowInput } from "../../core/workflow-input.ts";
+import { Deleted, EventQuery, EventSummary, Filter, IdParams, Paging, Workflow, WorkflowBody, data, page, withErrors } from "../schemas.ts";
+import { pageEnvelope, pageRequest } from "../pagination.ts";
+
+// Workflows (decisions §8) and the spec's two workflow event endpoints (api-v1 §4.2).
+export function workflowRoutes(core: Core): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const workflows = core.workflows;
+    const view = (w: Parameters<typeof workflows.view>[0]) => workflows.view(w);
+
+    app.get(
+      "/users/me/workflows",
+      { schema: { tags: ["workflows"], querystring: Type.Object({ ...Filter, ...Paging }), response: withErrors({ 200: page(Workflow) }) } },
+      async (req) => {
+        const { items, total } = await workflows.list(req.user, pageRequest(req.query));
+        return pageEnvelope(items, total, view);
+      },
+    );
+
+    app.post(
+      "/workflows",
+      { schema: { tags: ["workflows"], body: WorkflowBody, response: withErrors({ 200: data(Workflow) }, [413, 422]) } },
+      async (req) => ({ data: view(await workflows.create(req.user, req.body as WorkflowInput)) }),
+    );
+
+    app.get(
+      "/workflows/:id",
+      { schema: { tags: ["workflows"], params: IdParams, querystring: Type.Object(Filter), response: withErrors({ 200: data(Workflow) }) } },
+      async (req) => ({ data: view(await workflows.get(req.user, req.params.id)) }),
+    );
+
+    app.put(
+      "/workflows/:id",
+      { schema: { tags: ["workflows"], params: IdParams, body: WorkflowBody, response: withErrors({ 200: data(Workflow) }, [413, 422]) } },
+      async (req) => ({ data: view(await workflows.update(req.user, req.params.id, req.body as WorkflowInput)) }),
+    );
+
+    app.delete(
+      "/workflows/:id",
+      { schema: { tags: ["workflows"], params: IdParams, response: withErrors({ 200: data(Deleted) }) } },
+      async (req) => {
+        await workflows.delete(req.user, req.params.id);
+        return { data: { id: req.params.id, deleted: true } };
+      },
+    );
+
+    const events = (stream: string | undefined) => ({
+      schema: { tags: ["events"], params: IdParams, querystring: EventQuery, response: withErrors({ 200: page(EventSummary) }) },
+      handler: async (req: any, reply: any) => {
+        const q = req.query;
+        const json = await core.events.page(req.user, "workflow", req.params.id, {
+          limit: q.limit ?? 10,
+          after: q.after,
+          before: q.before,
+          eventName: stream ?? q.event_name,
+          expand: q.expand,
+        });
+        return reply.type("application/json; charset=utf-8").send(json);
+      },
+    });
+    app.get("/workflows/:id/event_summaries", events(undefined));
+    app.get("/workflows/:id/$errors/event_summaries", events("$errors"));
+  };
+}

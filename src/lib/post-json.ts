@@ -1,0 +1,40 @@
+import { assertFetchable } from "./net-guard.ts";
+
+export interface PostOptions {
+  timeoutMs: number;
+  allow: readonly string[];
+  headers: Record<string, string>;
+}
+
+/** What became of one POST: `ok` for a 2xx, else why not (for the log). */
+export interface PostOutcome {
+  ok: boolean;
+  status?: number;
+  reason?: string;
+}
+
+/**
+ * POSTs JSON text to a URL that passes the private-address guard, with a deadline. Redirects are
+ * not followed (a webhook that moved answers 3xx, which counts as a failure), so the guard's
+ * verdict covers the only address contacted. Never throws.
+ */
+export async function postJson(rawUrl: string, body: string, opts: PostOptions): Promise<PostOutcome> {
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  try {
+    const url = new URL(rawUrl);
+    await assertFetchable(url, opts.allow);
+    const res = await fetch(url, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", ...opts.headers },
+      redirect: "manual",
+      signal,
+    });
+    await res.body?.cancel();
+    if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
+    return { ok: false, status: res.status, reason: `HTTP ${res.status}` };
+  } catch (err) {
+    const reason = signal.aborted ? `timed out after ${opts.timeoutMs} ms` : (err as Error).message;
+    return { ok: false, reason };
+  }
+}

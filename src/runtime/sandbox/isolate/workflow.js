@@ -1,0 +1,76 @@
+// Runs INSIDE the isolate: the component object of a workflow (decisions §8). Its run takes the
+// trigger event and runs the steps in order, each as `step.run({ steps, $ })` with `this` the
+// step's own object. invoke.js runs it like any component, so emits, logs, limits and the outcome
+// follow the sources' paths. Builtins are captured here, before any step code can replace them.
+import { call } from "./host.js";
+
+const { apply, defineProperty } = Reflect;
+const { hasOwn, freeze } = Object;
+
+const setOwn = (obj, key, value) => defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+
+/** What a step threw, with the step's cellId; invoke.js reports both, and the error's code. */
+export class StepFailure {
+  constructor(cellId, error) {
+    this.cellId = cellId;
+    this.error = error;
+  }
+}
+
+// $.flow.exit() throws one so the step stops at once. A step that catches it still ends the run:
+// exit() also sets the run's flag, which the loop checks after every step whatever it did.
+class FlowExit extends Error {}
+
+function flowExit(reason) {
+  const e = new FlowExit("$.flow.exit() ended the workflow run");
+  e.name = "FlowExit";
+  e.reason = reason;
+  return e;
+}
+
+/**
+ * The workflow component. `steps` is [{cellId, name}] and `components` the steps' default exports,
+ * in the same order (the runner has checked that each is an object with a run function).
+ */
+export function makeWorkflow(steps, ...components) {
+  const list = steps.map((s, i) => ({ cellId: String(s.cellId), name: String(s.name), component: components[i] }));
+  return {
+    type: "workflow",
+    async run(event) {
+      const emit = this.$emit;
+      // Pipedream's $.send.emit({ raw_event }) emits the raw_event; anything else is emitted as is.
+      // No meta: workflow events go to the default stream, and the host wraps them in {raw_event}.
+      const send = freeze({
+        emit(x) {
+          emit(typeof x === "object" && x !== null && hasOwn(x, "raw_event") ? x.raw_event : x);
+        },
+      });
+      let exited = false;
+      const flow = freeze({
+        exit(reason) {
+          exited = true;
+          throw flowExit(reason);
+        },
+      });
+      const results = { trigger: { event } };
+      for (const step of list) {
+        // Lets the runner put the step on a timeout or out-of-memory error it reports itself.
+        call("step", step.cellId);
+        const exports = {};
+        const $ = { send, flow, export: (name, value) => void setOwn(exports, String(name), value) };
+        // Older Pipedream steps emit through the global $send.
+        globalThis.$send = send;
+        let value;
+        try {
+          value = await apply(step.component.run, step.component, [{ steps: results, $ }]);
+        } catch (e) {
+          if (exited) return;
+          throw new StepFailure(step.cellId, e);
+        }
+        if (exited) return;
+        // defineProperty: a step named "__proto__" must be a key like any other.
+        setOwn(results, step.name, { ...exports, $return_value: value });
+      }
+    },
+  };
+}

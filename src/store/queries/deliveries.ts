@@ -1,0 +1,35 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, DeliveriesTable } from "../schema.ts";
+import type { DeliveryRow, DeliveryStore } from "../port.ts";
+
+export function deliveryRow(r: Selectable<DeliveriesTable>): DeliveryRow {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    emitter_id: r.emitter_id,
+    listener_id: r.listener_id,
+    event_name: r.event_name,
+    event_id: r.event_id,
+    payload: r.payload,
+    hops: Number(r.hops),
+    attempts: Number(r.attempts),
+    next_at_ms: Number(r.next_at_ms),
+    created_at_ms: Number(r.created_at_ms),
+  };
+}
+
+export function deliveryQueries(db: Kysely<Database>): DeliveryStore {
+  return {
+    async pending() {
+      const rows = await db.selectFrom("deliveries").selectAll().orderBy("seq", "asc").execute();
+      return rows.map(deliveryRow);
+    },
+    async retry(id, attempts, nextAtMs) {
+      await db.updateTable("deliveries").set({ attempts, next_at_ms: nextAtMs }).where("id", "=", id).execute();
+    },
+    async deleteListener(listenerId) {
+      const r = await db.deleteFrom("deliveries").where("listener_id", "=", listenerId).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+  };
+}

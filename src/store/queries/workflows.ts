@@ -1,0 +1,67 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, WorkflowsTable } from "../schema.ts";
+import type { WorkflowRow, WorkflowStore } from "../port.ts";
+import { pageRows } from "./page.ts";
+
+function toRow(r: Selectable<WorkflowsTable>): WorkflowRow {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    name: r.name,
+    active: r.active === 1,
+    deployment_id: r.deployment_id,
+    trigger: JSON.parse(r.trigger),
+    steps: JSON.parse(r.steps),
+    endpoint_key: r.endpoint_key,
+    created_at: Number(r.created_at),
+    updated_at: Number(r.updated_at),
+  };
+}
+
+function toColumns(w: WorkflowRow) {
+  return {
+    user_id: w.user_id,
+    name: w.name,
+    active: w.active ? 1 : 0,
+    deployment_id: w.deployment_id,
+    trigger: JSON.stringify(w.trigger),
+    steps: JSON.stringify(w.steps),
+    endpoint_key: w.endpoint_key,
+    created_at: w.created_at,
+    updated_at: w.updated_at,
+  };
+}
+
+export function workflowQueries(db: Kysely<Database>): WorkflowStore {
+  return {
+    async insert(w) {
+      await db
+        .insertInto("workflows")
+        .values({ id: w.id, ...toColumns(w) })
+        .execute();
+    },
+    async update(w) {
+      await db.updateTable("workflows").set(toColumns(w)).where("id", "=", w.id).execute();
+    },
+    async byId(id) {
+      const r = await db.selectFrom("workflows").selectAll().where("id", "=", id).executeTakeFirst();
+      return r ? toRow(r) : undefined;
+    },
+    async byEndpointKey(key) {
+      const r = await db.selectFrom("workflows").selectAll().where("endpoint_key", "=", key).executeTakeFirst();
+      return r ? toRow(r) : undefined;
+    },
+    async listActive() {
+      const rows = await db.selectFrom("workflows").selectAll().where("active", "=", 1).orderBy("seq", "asc").execute();
+      return rows.map(toRow);
+    },
+    async list(userId, page) {
+      const p = await pageRows<Selectable<WorkflowsTable>>(db, "workflows", userId, page);
+      return p && { items: p.items.map(toRow), total: p.total };
+    },
+    async delete(id) {
+      const r = await db.deleteFrom("workflows").where("id", "=", id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+  };
+}
