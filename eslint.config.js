@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "data/", "src/runtime/sandbox/provided/*.js", "src/registry/*.js"] },
+  { ignores: ["node_modules/", "data/", ".tmp/", "src/runtime/sandbox/provided/*.js", "src/registry/*.js"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -12,6 +12,10 @@ interface Waiter {
 }
 
 const MAX_EVENTS_PER_TX = 2000;
+// Usage counters live in memory (core/usage.ts, which quotas read); the store's copy is what
+// /users/me shows after a restart. Writing it once a second rather than with every group saves
+// an UPDATE per transaction; a crash can forget at most a second of counted usage.
+const USAGE_EVERY_MS = 1000;
 
 function emptyBatch(): CommitBatch {
   return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [], deliveries: [], deliveriesDone: [] };
@@ -23,6 +27,8 @@ export class CommitQueue {
   #waiters: Waiter[] = [];
   #running: Promise<void> | null = null;
   #scheduled = false;
+  #usage: CommitBatch["usage"] = [];
+  #usageWrittenAt = 0;
 
   constructor(store: Store) {
     this.#store = store;
@@ -35,7 +41,7 @@ export class CommitQueue {
     if (part.states) b.states.push(...part.states);
     if (part.inboxDone) b.inboxDone.push(...part.inboxDone);
     if (part.timers) b.timers.push(...part.timers);
-    if (part.usage) b.usage.push(...part.usage);
+    if (part.usage) this.#usage.push(...part.usage);
     if (part.trims) b.trims.push(...part.trims);
     if (part.deliveries) for (const d of part.deliveries) b.deliveries.push(d);
     if (part.deliveriesDone) b.deliveriesDone.push(...part.deliveriesDone);
@@ -46,9 +52,14 @@ export class CommitQueue {
 
   /** resolves when everything queued so far is committed (or failed) */
   async drain(): Promise<void> {
-    while (this.#running || this.#waiters.length > 0) {
-      if (this.#running) await this.#running.catch(() => {});
-      else await new Promise((r) => setImmediate(r));
+    for (;;) {
+      while (this.#running || this.#waiters.length > 0) {
+        if (this.#running) await this.#running.catch(() => {});
+        else await new Promise((r) => setImmediate(r));
+      }
+      if (this.#usage.length === 0) return;
+      this.#usageWrittenAt = 0;
+      await this.add({}).catch(() => {});
     }
   }
 
@@ -63,6 +74,11 @@ export class CommitQueue {
 
   #flush(): void {
     if (this.#running || this.#waiters.length === 0) return;
+    if (this.#usage.length > 0 && Date.now() - this.#usageWrittenAt >= USAGE_EVERY_MS) {
+      this.#batch.usage = this.#usage;
+      this.#usage = [];
+      this.#usageWrittenAt = Date.now();
+    }
     const batch = compact(this.#batch);
     const waiters = this.#waiters;
     this.#batch = emptyBatch();

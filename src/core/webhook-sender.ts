@@ -29,6 +29,8 @@ export class WebhookSender {
       allow: this.#allow,
       headers: {
         "x-tributary-event-id": d.event_id,
+        // event ids are unique per emitter; with this a receiver can de-duplicate retries
+        "x-tributary-emitter-id": d.emitter_id,
         "x-tributary-signature": signature(secret, d.payload),
         "user-agent": "tributary-webhooks",
       },

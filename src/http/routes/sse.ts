@@ -49,10 +49,20 @@ async function stream(core: Core, open: Set<() => void>, req: FastifyRequest, re
   let replaying = true;
   const held: BusMessage[] = [];
   let ended = false;
+  let corked = false;
   const send = (m: BusMessage) => {
     const key = parseEventId(m.id)!;
     if (!newer(key, last)) return;
     last = key;
+    // a commit publishes its rows in one go: corked until the tick ends, they leave in one write
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(() => {
+        corked = false;
+        res.uncork();
+      });
+    }
     res.write(`id: ${m.id}\ndata: ${m.item}\n\n`);
     if (res.writableLength > MAX_BUFFERED_BYTES) end();
   };

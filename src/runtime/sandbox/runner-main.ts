@@ -16,13 +16,23 @@ async function handle(msg: RunnerMessage): Promise<unknown> {
   }
 }
 
+// Replies finished in one tick go back as one message, as the host batches its requests.
+let outbox: RunnerReply[] | null = null;
+
 function reply(message: RunnerReply): void {
-  // The host may have gone (or killed us) meanwhile; a failed send is not worth crashing for.
-  if (process.connected) process.send?.(message, undefined, {}, () => {});
+  if (!outbox) {
+    outbox = [];
+    setImmediate(() => {
+      const batch = outbox!;
+      outbox = null;
+      // The host may have gone (or killed us) meanwhile; a failed send is not worth crashing for.
+      if (process.connected) process.send?.(batch, undefined, {}, () => {});
+    });
+  }
+  outbox.push(message);
 }
 
-process.on("message", (raw: unknown) => {
-  const msg = raw as RunnerMessage;
+function receive(msg: RunnerMessage): void {
   if (typeof msg?.id !== "number") return;
   handle(msg).then(
     (result) => reply({ id: msg.id, ok: true, result }),
@@ -31,6 +41,11 @@ process.on("message", (raw: unknown) => {
       reply({ id: msg.id, ok: false, code: err.code, message: err.message });
     },
   );
+}
+
+process.on("message", (raw: unknown) => {
+  if (Array.isArray(raw)) for (const m of raw) receive(m as RunnerMessage);
+  else receive(raw as RunnerMessage);
 });
 
 // Every entry into an isolate is awaited (sandbox/instance.ts), but a rejection that still slips
