@@ -191,3 +191,26 @@ describe("delivery across a restart", () => {
     }
   });
 });
+
+describe("delivery and quotas", () => {
+  it("deliveries to a listener over its daily quota wait instead of running, and the refusal is recorded", async () => {
+    const t = await startApp({ TRIBUTARY_DAILY_INVOCATIONS_QUOTA: "3" });
+    try {
+      const u = await t.newUser();
+      const a = await createSource(t, EMITTER, {}, u.key);
+      const b = await createSource(t, RELAY, {}, u.key);
+      await subscribe(t, a.id, b.id, undefined, u.key);
+      // 1 run of a + 2 deliveries to b use the quota of 3; the third delivery has to wait
+      await runAs(t, u.key, a.id, { n: 1 }, { n: 2 }, { n: 3 });
+      const refused = await waitEvents(t, b.id, 1, "$errors", 10_000, u.key);
+      assert.equal(refused[0].event.error.name, "QuotaExceeded");
+      await sleep(500);
+      const got = await eventsOf(t, b.id, "", u.key);
+      assert.deepEqual(got.map((e) => e.event.got.n).reverse(), [1, 2]);
+      const me = await t.request("GET", "/v1/users/me", { key: u.key });
+      assert.equal(me.body.data.daily_invocations_used, 3);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -22,6 +22,7 @@ export class Core {
   constructor(deps: CoreDeps) {
     this.runtime = new SourceRuntime(deps);
     this.users = new Users(deps, this.runtime.usage);
+    this.users.onGone = (id, userId) => this.runtime.gone(id, userId);
     this.components = new Components(deps);
     this.sources = new Sources(deps, this.components, this.runtime);
     this.workflows = new Workflows(deps, this.runtime);

@@ -79,7 +79,12 @@ export class Invocations {
   }
 
   async invoke(t: Target, kind: InvocationKind, event: unknown, opts: InvokeOptions = {}): Promise<InvokeResult> {
-    const state = await this.#rows.state(t.source);
+    // counted as running before the first await, so the next quota check already sees it
+    if (!opts.dryRun) this.#d.usage.begin(t.user);
+    const state = await this.#rows.state(t.source).catch((e: unknown) => {
+      if (!opts.dryRun) this.#d.usage.end(t.user);
+      throw e;
+    });
     const startedAt = Date.now();
     const pending = this.#d.invoker.invoke({
       sourceId: t.source.id,
@@ -101,6 +106,7 @@ export class Invocations {
   /** Commits the result of a dry run (a hook of a source that now exists). */
   async commit(t: Target, kind: InvocationKind, startedAt: number, result: InvokeResult): Promise<void> {
     const state = await this.#rows.state(t.source);
+    this.#d.usage.begin(t.user);
     await this.#inOrder(t, state, { kind, startedAt, event: undefined, trigger: "EMIT" }, Promise.resolve(result), {});
   }
 
@@ -157,7 +163,10 @@ export class Invocations {
   }
 
   #apply(t: Target, state: CachedState, ctx: InvocationContext, r: InvokeResult, opts: InvokeOptions, subs: SubscriptionRow[]) {
-    if (this.#deleted.has(t.source.id) || this.#stopping) return Promise.resolve();
+    if (this.#deleted.has(t.source.id) || this.#stopping) {
+      this.#d.usage.end(t.user);
+      return Promise.resolve();
+    }
     const now = Date.now();
     const rows: EventRow[] = [];
     // what a source or workflow listener receives for each row: a workflow's emit is stored as

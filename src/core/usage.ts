@@ -8,6 +8,8 @@ interface Counter {
   day: string;
   invocations: number;
   computeMs: number;
+  /** invocations started but not yet counted: a quota check counts them, so a burst can't overrun it */
+  running: number;
 }
 
 export class Usage {
@@ -19,8 +21,8 @@ export class Usage {
     if (!c) {
       c =
         user.usage_day === today
-          ? { day: today, invocations: user.invocations_used, computeMs: user.compute_time_used }
-          : { day: today, invocations: 0, computeMs: 0 };
+          ? { day: today, invocations: user.invocations_used, computeMs: user.compute_time_used, running: 0 }
+          : { day: today, invocations: 0, computeMs: 0, running: 0 };
       this.#counters.set(user.id, c);
     }
     if (c.day !== today) Object.assign(c, { day: today, invocations: 0, computeMs: 0 });
@@ -36,13 +38,24 @@ export class Usage {
   /** which quota is used up, if any (0 = unlimited) */
   exceeded(user: UserRow): string | undefined {
     const c = this.#counter(user);
-    if (user.daily_invocations_quota > 0 && c.invocations >= user.daily_invocations_quota) return "daily invocations";
+    if (user.daily_invocations_quota > 0 && c.invocations + c.running >= user.daily_invocations_quota) return "daily invocations";
     if (user.daily_compute_time_quota > 0 && c.computeMs >= user.daily_compute_time_quota) return "daily compute time";
     return undefined;
   }
 
+  /** an invocation started; `add` (its result) or `end` (no result) follows */
+  begin(user: UserRow): void {
+    this.#counter(user).running += 1;
+  }
+
+  end(user: UserRow): void {
+    const c = this.#counter(user);
+    c.running = Math.max(0, c.running - 1);
+  }
+
   add(user: UserRow, wallMs: number): { user_id: string; day: string; invocations: number; compute_ms: number } {
     const c = this.#counter(user);
+    c.running = Math.max(0, c.running - 1);
     const computeMs = Math.max(0, Math.round(wallMs));
     c.invocations += 1;
     c.computeMs += computeMs;

@@ -134,12 +134,17 @@ export class Users {
   }
 
   /** Removes the user and everything they own. */
+  /** told about each source, workflow and webhook removed with a user (wired by Core) */
+  onGone: (id: string, userId: string) => void = () => {};
+
   async delete(actor: UserRow, id: string): Promise<void> {
     requireAdmin(actor);
     if (id === actor.id) throw invalid("you cannot delete your own account", [{ field: "id", message: "is you" }]);
-    const deleted = await this.#deps.store.transaction((tx) => tx.users.delete(id));
-    if (!deleted) throw notFound("user");
+    const owned = await this.#deps.store.transaction((tx) => tx.users.delete(id));
+    if (!owned) throw notFound("user");
     this.#cache.dropUser(id);
+    // their timers, cached targets, delivery lanes and live streams stop with them
+    for (const emitterId of owned) this.onGone(emitterId, id);
   }
 }
 

@@ -137,8 +137,11 @@ export interface UserStore {
   byKeyHash(hash: string): Promise<UserRow | undefined>;
   setKeyHash(id: string, hash: string): Promise<void>;
   list(page: PageRequest): Promise<Page<UserRow> | undefined>;
-  /** deletes the user and everything they own */
-  delete(id: string): Promise<boolean>;
+  /**
+   * Deletes the user and everything they own. Returns the ids of their sources, workflows and
+   * webhooks (so the runtime can stop them), or undefined when there is no such user.
+   */
+  delete(id: string): Promise<string[] | undefined>;
 }
 
 export interface ComponentStore {

@@ -65,6 +65,7 @@ export function userQueries(db: Kysely<Database>): UserStore {
     async delete(id) {
       const sources = await db.selectFrom("sources").select("id").where("user_id", "=", id).execute();
       const workflows = await db.selectFrom("workflows").select("id").where("user_id", "=", id).execute();
+      const webhooks = await db.selectFrom("webhooks").select("id").where("user_id", "=", id).execute();
       for (const { id: sourceId } of [...sources, ...workflows]) {
         for (const table of ["inbox", "timers"] as const) await db.deleteFrom(table).where("source_id", "=", sourceId).execute();
       }
@@ -72,7 +73,8 @@ export function userQueries(db: Kysely<Database>): UserStore {
         await db.deleteFrom(table).where("user_id", "=", id).execute();
       }
       const r = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
+      if (Number(r.numDeletedRows) === 0) return undefined;
+      return [...sources, ...workflows, ...webhooks].map((row) => row.id);
     },
   };
 }
