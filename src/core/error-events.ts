@@ -1,6 +1,6 @@
 import type { InvocationError, InvocationKind } from "../runtime/protocol.ts";
 import { newId } from "../lib/ids.ts";
-import type { Target } from "./invocations.ts";
+import type { Target } from "./target.ts";
 
 // What goes on an emitter's $errors stream. A source's error is components.md §7's
 // {error, invocation}; a workflow's is the shape the spec's workflow endpoint reads (decisions

@@ -1,6 +1,6 @@
 import type { EmitterStateRow, EventKey, EventRow, SourceRow, Store } from "../store/port.ts";
 import { newId } from "../lib/ids.ts";
-import type { Target } from "./invocations.ts";
+import type { Target } from "./target.ts";
 
 // Each emitter's state (db, dedupe memory, last event id) as the commits leave it, kept in
 // memory between invocations, and the event rows made from it: ids that never go backwards,

@@ -2,7 +2,8 @@ import { parse as parseForm } from "node:querystring";
 import { AppError, notFound } from "../lib/errors.ts";
 import type { HttpResponse } from "../runtime/protocol.ts";
 import type { InboxQueue } from "./inbox-queue.ts";
-import type { Invocations, Target } from "./invocations.ts";
+import type { Invocations } from "./invocations.ts";
+import type { Target } from "./target.ts";
 import type { Quotas } from "./quotas.ts";
 import type { Targets } from "./targets.ts";
 

@@ -2,16 +2,8 @@ import type { Bus } from "../bus/port.ts";
 import { emitterChannel } from "../bus/port.ts";
 import type { InvocationKind, InvokeLimits, InvokeResult, InvocationError } from "../runtime/protocol.ts";
 import type { Invoker } from "../runtime/types.ts";
-import type {
-  ComponentRow,
-  DeliveryRow,
-  EventRow,
-  SourceRow,
-  Store,
-  SubscriptionRow,
-  UserRow,
-  WorkflowRow,
-} from "../store/port.ts";
+import type { InvokeOptions, Target } from "./target.ts";
+import type { DeliveryRow, EventRow, Store, SubscriptionRow } from "../store/port.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
 import type { CommitPart, CommitQueue } from "./commit-queue.ts";
 import { applyDedupe, byTs } from "./dedupe.ts";
@@ -28,26 +20,6 @@ import type { Routes } from "./routes.ts";
 // and the deliveries of the new events to their listeners, all in one transaction; then fans
 // the events out on the bus. Results of one emitter are applied in the order their invocations
 // were started.
-
-export interface Target {
-  source: SourceRow;
-  user: UserRow;
-  component: ComponentRow;
-  endpointUrl: string | null;
-  /** set when the emitter is a workflow (the source and component rows are its stand-ins) */
-  workflow?: WorkflowRow;
-}
-
-export interface InvokeOptions {
-  /** the inbox row this invocation consumes, removed in the same transaction */
-  inboxSeq?: number;
-  /** the timer's next due time, written in the same transaction */
-  timerNextDueMs?: number;
-  /** the delivery this invocation consumes, removed in the same transaction */
-  delivery?: { id: string; hops: number };
-  /** hooks of a source not created yet: run, but commit nothing */
-  dryRun?: boolean;
-}
 
 export interface InvocationDeps {
   store: Store;

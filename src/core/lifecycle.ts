@@ -1,6 +1,7 @@
 import { AppError } from "../lib/errors.ts";
 import type { InvocationKind, InvokeResult } from "../runtime/protocol.ts";
-import type { Invocations, Target } from "./invocations.ts";
+import type { Invocations } from "./invocations.ts";
+import type { Target } from "./target.ts";
 
 // Hooks around source changes (components.md §3): create = deploy + activate; update =
 // deactivate, swap, activate; disable = deactivate; enable = activate; delete = deactivate.

@@ -1,5 +1,6 @@
 import type { InvocationKind } from "../runtime/protocol.ts";
-import type { Invocations, Target } from "./invocations.ts";
+import type { Invocations } from "./invocations.ts";
+import type { Target } from "./target.ts";
 import type { Usage } from "./usage.ts";
 
 // When a user's daily quota is used up, timer ticks are skipped, HTTP endpoints answer 429 and

@@ -1,6 +1,6 @@
 import type { Store } from "../store/port.ts";
 import { endpointUrl } from "./endpoint.ts";
-import type { Target } from "./invocations.ts";
+import type { Target } from "./target.ts";
 import { workflowTarget } from "./workflow-target.ts";
 
 // What an invocation needs about an emitter (its row, owner, component; for a workflow, the

@@ -1,7 +1,8 @@
 import { Cron } from "croner";
 import type { Store } from "../store/port.ts";
 import { defaultTimer, type TimerConfig } from "./props.ts";
-import type { Invocations, Target } from "./invocations.ts";
+import type { Invocations } from "./invocations.ts";
+import type { Target } from "./target.ts";
 import type { Quotas } from "./quotas.ts";
 
 // Timer props (components.md §2) fire `run` with {timestamp, interval_seconds} or {timestamp,
