@@ -171,7 +171,12 @@ test("kill -9 mid-drive loses no 2xx-acknowledged HTTP request", { timeout: 60_0
     t.diagnostic(`sent ${sent}, acknowledged ${acked.size}, non-2xx ${non2xx}, distinct events after restart ${seen.size}`);
     await stop(second.child, "SIGTERM");
   } finally {
-    for (const c of children) await stop(c, "SIGKILL");
+    for (const c of children) {
+      await stop(c, "SIGKILL");
+      // a runner orphaned by the kill inherits these pipes; it must not keep this test alive
+      c.stdout?.destroy();
+      c.stderr?.destroy();
+    }
     await store.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

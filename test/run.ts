@@ -2,7 +2,9 @@ import { spawnSync } from "node:child_process";
 
 // `npm test`: the whole suite on the embedded store, then again on PostgreSQL when
 // DATABASE_URL is set (DESIGN §7: one suite, both stores). Says so when PostgreSQL is skipped.
-const args = ["--test", "--test-concurrency=2", "test/**/*.test.ts", "src/**/*.test.ts"];
+// --test-force-exit: a file whose tests have all finished ends even if a stray handle (say, a
+// pipe held by an orphaned grandchild process) would keep it alive; a hang would stall CI.
+const args = ["--test", "--test-force-exit", "--test-concurrency=2", "test/**/*.test.ts", "src/**/*.test.ts"];
 
 function run(label: string, env: NodeJS.ProcessEnv): number {
   process.stdout.write(`\n# ${label}\n`);

@@ -56,3 +56,5 @@ process.on("unhandledRejection", (e) => {
 
 // The host owns our lifetime: when its end of the channel closes, there is nobody to answer.
 process.on("disconnect", () => process.exit(0));
+// ...and if it closed while this process was still starting, the event has already been missed.
+if (!process.connected) process.exit(0);
