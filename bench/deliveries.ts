@@ -1,8 +1,9 @@
-import { Agent, request, type IncomingMessage } from "node:http";
+import { request, type IncomingMessage } from "node:http";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { createSink, paddedBody } from "./ingest.ts";
+import { paced, until, type SendResult } from "./paced.ts";
 import { startBare, startService, type Running } from "./processes.ts";
-import { Api, int, ms, pct, sleep, table, type Check } from "./util.ts";
+import { Api, int, ms, pct, table, type Check } from "./util.ts";
 
 // Subscription delivery (issue target): 500 events/s for 20 s into one HTTP source (the
 // emitter) with 10 listener sources subscribed to it (decisions §5). Each listener re-emits what
@@ -13,64 +14,13 @@ import { Api, int, ms, pct, sleep, table, type Check } from "./util.ts";
 // write. Targets: every listener gets every accepted (2xx) event, p99 < 100 ms from ingest.
 //
 // "Missing": accepted but not received within DRAIN_MS after the load (the drain ends early once
-// all is in), so a broken delivery path costs DRAIN_MS, not a hang. The sender is sse.ts's paced
-// one (copied: sse.ts doesn't export it); against bare node:http it gives the yardstick.
+// all is in), so a broken delivery path costs DRAIN_MS, not a hang. The paced sender
+// (paced.ts), run against bare node:http, gives the yardstick.
 
 const LISTENERS = 10;
 const RATE = 500;
-const TICK_MS = 10;
 const DRAIN_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 10_000;
 const LISTENER = `export default { name: "listener", async run(event) { this.$emit(event) } }`;
-
-interface SendResult {
-  sent: number;
-  errors: number;
-  non2xx: number;
-  accepted: Set<number>; // seqs answered 2xx: the events every listener must get
-  latencies: number[]; // request round trips, ms, sorted
-}
-
-/** POSTs `rate` requests per second for `seconds` on a schedule that doesn't drift */
-async function paced(url: string, rate: number, seconds: number, body: (seq: number) => string): Promise<SendResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-  const target = new URL(url);
-  const perTick = Math.max(1, Math.round((rate * TICK_MS) / 1000));
-  const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [] };
-  const one = (seq: number) =>
-    new Promise<void>((resolve) => {
-      const payload = body(seq);
-      const started = performance.now();
-      const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(payload) };
-      const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", agent, headers }, (res) => {
-        res.resume();
-        res.on("end", () => {
-          out.latencies.push(performance.now() - started);
-          if (res.statusCode! >= 200 && res.statusCode! < 300) out.accepted.add(seq);
-          else out.non2xx++;
-          resolve();
-        });
-      });
-      // a stuck service must not keep the bench waiting on its requests forever
-      req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error("timeout")));
-      req.on("error", () => {
-        out.errors++;
-        resolve();
-      });
-      req.end(payload);
-    });
-  const pending: Promise<void>[] = [];
-  const start = performance.now();
-  for (let t = 0, seq = 0; t < Math.round((seconds * 1000) / TICK_MS); t++) {
-    const wait = start + t * TICK_MS - performance.now();
-    if (wait > 0) await sleep(wait);
-    for (let i = 0; i < perTick; i++, out.sent++) pending.push(one(seq++));
-  }
-  await Promise.all(pending);
-  agent.destroy();
-  out.latencies.sort((a, b) => a - b);
-  return out;
-}
 
 interface Stream {
   seqs: Set<number>;
@@ -153,18 +103,6 @@ function sseStream(baseUrl: string, sourceId: string, key: string, runId: string
   return s;
 }
 
-/** waits until cond() holds or timeoutMs passes; with `progress`, also gives up after quietMs without any */
-async function until(cond: () => boolean, timeoutMs: number, progress?: () => number, quietMs = 0): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = progress?.();
-  let lastChange = Date.now();
-  while (!cond() && Date.now() < deadline) {
-    await sleep(50);
-    const now = progress?.();
-    if (now !== last) [last, lastChange] = [now, Date.now()];
-    else if (progress && Date.now() - lastChange > quietMs) return;
-  }
-}
 
 /** SIGTERM, and SIGKILL if the service hasn't exited after 15 s: the bench always ends */
 async function stopHard(service: Running): Promise<void> {

@@ -1,8 +1,9 @@
-import { Agent, request, type IncomingMessage } from "node:http";
+import { request, type IncomingMessage } from "node:http";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { createSink, paddedBody } from "./ingest.ts";
+import { paced, until, type SendResult } from "./paced.ts";
 import { startBare, startService } from "./processes.ts";
-import { Api, int, ms, pct, sleep, table, type Check } from "./util.ts";
+import { Api, int, ms, pct, table, type Check } from "./util.ts";
 
 // Live latency (issue target): 1,000 events/s into one HTTP source watched by 10 SSE clients.
 // Each POSTed body carries its send time (performance.now() of this process, taken just before
@@ -11,79 +12,12 @@ import { Api, int, ms, pct, sleep, table, type Check } from "./util.ts";
 // sandbox, the event's commit, the bus and the SSE write. Target p99 < 25 ms across all
 // clients, and every client gets every event that was accepted (200).
 //
-// The sender is paced: every 10 ms a batch of rate/100 requests over keep-alive connections, on
+// The sender is paced.ts: every 10 ms a batch of rate/100 requests over keep-alive connections, on
 // a schedule that doesn't drift (a late batch is followed by the next one on time). The same
 // sender against the bare node:http server gives the round-trip yardstick of this machine.
 
 const CLIENTS = 10;
 const RATE = 1000;
-const TICK_MS = 10;
-
-interface SendResult {
-  sent: number;
-  ok: number;
-  errors: number;
-  non2xx: number;
-  /** request round trips, ms, sorted */
-  latencies: number[];
-  /** how far the last batch started behind its schedule */
-  behindMs: number;
-}
-
-/** POSTs `rate` requests per second for `seconds`; body(seq) gives each request's body */
-async function paced(url: string, rate: number, seconds: number, body: (seq: number) => string): Promise<SendResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-  const target = new URL(url);
-  const perTick = Math.max(1, Math.round((rate * TICK_MS) / 1000));
-  const ticks = Math.round((seconds * 1000) / TICK_MS);
-  const out: SendResult = { sent: 0, ok: 0, errors: 0, non2xx: 0, latencies: [], behindMs: 0 };
-  const pending: Promise<void>[] = [];
-  const one = (seq: number) =>
-    new Promise<void>((resolve) => {
-      const payload = body(seq);
-      const started = performance.now();
-      const req = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname + target.search,
-          method: "POST",
-          agent,
-          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
-        },
-        (res) => {
-          res.resume();
-          res.on("end", () => {
-            out.latencies.push(performance.now() - started);
-            if (res.statusCode! >= 200 && res.statusCode! < 300) out.ok++;
-            else out.non2xx++;
-            resolve();
-          });
-        },
-      );
-      req.on("error", () => {
-        out.errors++;
-        resolve();
-      });
-      req.end(payload);
-    });
-  const start = performance.now();
-  let seq = 0;
-  for (let t = 0; t < ticks; t++) {
-    const due = start + t * TICK_MS;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    out.behindMs = Math.max(0, performance.now() - due);
-    for (let i = 0; i < perTick; i++) {
-      out.sent++;
-      pending.push(one(seq++));
-    }
-  }
-  await Promise.all(pending);
-  agent.destroy();
-  out.latencies.sort((a, b) => a - b);
-  return out;
-}
 
 interface Client {
   /** seqs of the measured run received, and their latencies */
@@ -181,21 +115,6 @@ function sseClient(baseUrl: string, sourceId: string, key: string, runId: string
   return c;
 }
 
-async function until(cond: () => boolean, timeoutMs: number, quiet?: () => number, quietMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = quiet?.() ?? 0;
-  let lastChange = Date.now();
-  while (!cond() && Date.now() < deadline) {
-    await sleep(50);
-    const now = quiet?.() ?? 0;
-    if (now !== last) {
-      last = now;
-      lastChange = Date.now();
-    } else if (quiet && Date.now() - lastChange > quietMs) {
-      return;
-    }
-  }
-}
 
 export async function benchSse(seconds: number): Promise<void> {
   const adminKey = "bench-admin-key-" + Date.now();
@@ -222,15 +141,15 @@ export async function benchSse(seconds: number): Promise<void> {
     await Promise.all(clients.map((c) => c.connected));
     // warm-up: compiles the component and opens the runner path; not measured
     const warm = await paced(sink.endpoint, 200, 0.5, body("warm"));
-    await until(() => clients.every((c) => c.warm >= warm.ok), 30_000);
-    if (clients.some((c) => c.warm < warm.ok)) {
-      console.log(`  (warm-up: clients got ${clients.map((c) => c.warm).join(", ")} of ${warm.ok} events; the runtime may not be working)`);
+    await until(() => clients.every((c) => c.warm >= warm.accepted.size), 30_000);
+    if (clients.some((c) => c.warm < warm.accepted.size)) {
+      console.log(`  (warm-up: clients got ${clients.map((c) => c.warm).join(", ")} of ${warm.accepted.size} events; the runtime may not be working)`);
     }
     loop.enable();
     sent = await paced(sink.endpoint, RATE, seconds, body("live"));
     loop.disable();
     const received = () => clients.reduce((s, c) => s + c.seqs.size, 0);
-    await until(() => clients.every((c) => c.seqs.size >= sent.ok), 60_000, received, 5000);
+    await until(() => clients.every((c) => c.seqs.size >= sent.accepted.size), 60_000, received, 5000);
   } finally {
     for (const c of clients) c.close();
     await service.stop();
@@ -242,12 +161,12 @@ export async function benchSse(seconds: number): Promise<void> {
   const toStore = clients.flatMap((c) => c.toStore).sort((a, b) => a - b);
   const fromStore = clients.flatMap((c) => c.fromStore).sort((a, b) => a - b);
   const counts = clients.map((c) => c.seqs.size);
-  const complete = counts.every((n) => n >= sent.ok);
+  const complete = counts.every((n) => n >= sent.accepted.size);
   const dupes = clients.reduce((s, c) => s + c.duplicates, 0);
   const ooo = clients.reduce((s, c) => s + c.outOfOrder, 0);
   const rows: Check[] = [
     { metric: `bare node:http round trip at ${int(RATE)}/s p50 / p99`, value: `${ms(pct(baseline.latencies, 50))} / ${ms(pct(baseline.latencies, 99))}` },
-    { metric: "sent / accepted (2xx)", value: `${int(sent.sent)} / ${int(sent.ok)}` },
+    { metric: "sent / accepted (2xx)", value: `${int(sent.sent)} / ${int(sent.accepted.size)}` },
     { metric: "achieved send rate", value: `${int(sent.sent / seconds)}/s`, target: `${int(RATE)}/s` },
     { metric: "ingress errors, non-2xx", value: `${sent.errors}, ${sent.non2xx}`, target: "0, 0", pass: sent.errors + sent.non2xx === 0 },
     { metric: "ingress round trip p50 / p99", value: `${ms(pct(sent.latencies, 50))} / ${ms(pct(sent.latencies, 99))}` },
@@ -259,7 +178,7 @@ export async function benchSse(seconds: number): Promise<void> {
     { metric: "ratio SSE p99 : bare round-trip p99", value: (p99 / pct(baseline.latencies, 99)).toFixed(1) + "x" },
     {
       metric: "messages per client (min / max)",
-      value: `${int(Math.min(...counts))} / ${int(Math.max(...counts))} of ${int(sent.ok)}`,
+      value: `${int(Math.min(...counts))} / ${int(Math.max(...counts))} of ${int(sent.accepted.size)}`,
       target: "all",
       pass: complete,
     },

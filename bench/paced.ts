@@ -1,0 +1,81 @@
+import { Agent, request } from "node:http";
+import { performance } from "node:perf_hooks";
+import { sleep } from "./util.ts";
+
+// The paced sender of the live-latency and delivery benches: every 10 ms a batch of rate/100
+// POSTs over keep-alive connections, on a schedule that doesn't drift (a late batch is followed
+// by the next one on time). Run against the bare node:http server it gives the round-trip
+// yardstick of this machine.
+
+const TICK_MS = 10;
+const REQUEST_TIMEOUT_MS = 10_000;
+
+export interface SendResult {
+  sent: number;
+  errors: number;
+  non2xx: number;
+  /** seqs answered 2xx: the events every reader must get */
+  accepted: Set<number>;
+  /** request round trips, ms, sorted */
+  latencies: number[];
+  /** how far the last batch started behind its schedule */
+  behindMs: number;
+}
+
+/** POSTs `rate` requests per second for `seconds`; body(seq) gives each request's body */
+export async function paced(url: string, rate: number, seconds: number, body: (seq: number) => string): Promise<SendResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const target = new URL(url);
+  const perTick = Math.max(1, Math.round((rate * TICK_MS) / 1000));
+  const ticks = Math.round((seconds * 1000) / TICK_MS);
+  const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [], behindMs: 0 };
+  const one = (seq: number) =>
+    new Promise<void>((resolve) => {
+      const payload = body(seq);
+      const started = performance.now();
+      const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(payload) };
+      const path = target.pathname + target.search;
+      const req = request({ host: target.hostname, port: target.port, path, method: "POST", agent, headers }, (res) => {
+        res.resume();
+        res.on("end", () => {
+          out.latencies.push(performance.now() - started);
+          if (res.statusCode! >= 200 && res.statusCode! < 300) out.accepted.add(seq);
+          else out.non2xx++;
+          resolve();
+        });
+      });
+      // a stuck service must not keep the bench waiting on its requests forever
+      req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error("timeout")));
+      req.on("error", () => {
+        out.errors++;
+        resolve();
+      });
+      req.end(payload);
+    });
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  for (let t = 0, seq = 0; t < ticks; t++) {
+    const due = start + t * TICK_MS;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    out.behindMs = Math.max(0, performance.now() - due);
+    for (let i = 0; i < perTick; i++, out.sent++) pending.push(one(seq++));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  out.latencies.sort((a, b) => a - b);
+  return out;
+}
+
+/** Waits until cond() holds or timeoutMs passes; with `progress`, also gives up after quietMs without any. */
+export async function until(cond: () => boolean, timeoutMs: number, progress?: () => number, quietMs = 0): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = progress?.();
+  let lastChange = Date.now();
+  while (!cond() && Date.now() < deadline) {
+    await sleep(50);
+    const now = progress?.();
+    if (now !== last) [last, lastChange] = [now, Date.now()];
+    else if (progress && Date.now() - lastChange > quietMs) return;
+  }
+}
