@@ -1,28 +1,35 @@
-import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type, type FastifyPluginAsyncTypebox, type Static } from "@fastify/type-provider-typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Core } from "../../core/core.ts";
 import { invalid } from "../../lib/errors.ts";
 import { Accepted, EventQuery, EventSummary, IdParams, data, page, withErrors } from "../schemas.ts";
 
+/**
+ * GET .../event_summaries of a source or workflow: `stream` fixes the stream (the workflow
+ * `$errors` endpoint), else `event_name` picks it.
+ */
+export function eventSummaries(core: Core, kind: "source" | "workflow", stream?: string) {
+  return {
+    schema: { tags: ["events"], params: IdParams, querystring: EventQuery, response: withErrors({ 200: page(EventSummary) }) },
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const { id } = req.params as Static<typeof IdParams>;
+      const q = req.query as Static<typeof EventQuery>;
+      const json = await core.events.page(req.user, kind, id, {
+        limit: q.limit ?? 10,
+        after: q.after,
+        before: q.before,
+        eventName: stream ?? q.event_name,
+        expand: q.expand,
+      });
+      // rendered already (payloads are stored as JSON); the schema above documents the shape
+      return reply.type("application/json; charset=utf-8").send(json);
+    },
+  };
+}
+
 export function eventRoutes(core: Core): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      "/sources/:id/event_summaries",
-      {
-        schema: { tags: ["events"], params: IdParams, querystring: EventQuery, response: withErrors({ 200: page(EventSummary) }) },
-      },
-      async (req, reply) => {
-        const q = req.query;
-        const json = await core.events.page(req.user, "source", req.params.id, {
-          limit: q.limit ?? 10,
-          after: q.after,
-          before: q.before,
-          eventName: q.event_name,
-          expand: q.expand,
-        });
-        // rendered already (payloads are stored as JSON); the schema above documents the shape
-        return reply.type("application/json; charset=utf-8").send(json);
-      },
-    );
+    app.get("/sources/:id/event_summaries", eventSummaries(core, "source"));
 
     app.delete(
       "/sources/:id/events",

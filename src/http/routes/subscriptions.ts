@@ -1,15 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
+import { queryOrBody } from "../query-params.ts";
 import type { Core } from "../../core/core.ts";
 import type { SubscriptionInput } from "../../core/subscriptions.ts";
 import { autoSubscriptionView, subscriptionView } from "../../core/subscriptions.ts";
 import { AutoSubscription, Filter, Subscription, SubscriptionParams, data, withErrors } from "../schemas.ts";
 
-// Parameters come in the query string; a JSON body with the same fields also works (decisions §5).
-function params(req: FastifyRequest): SubscriptionInput {
-  const body = typeof req.body === "object" && req.body !== null && !Array.isArray(req.body) ? req.body : {};
-  return { ...body, ...(req.query as object) };
-}
+const params = (req: FastifyRequest): SubscriptionInput => queryOrBody(req);
 
 export function subscriptionRoutes(core: Core): FastifyPluginAsyncTypebox {
   return async (app) => {

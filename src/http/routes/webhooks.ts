@@ -1,16 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
+import { queryOrBody } from "../query-params.ts";
 import type { Core } from "../../core/core.ts";
 import type { WebhookInput } from "../../core/webhooks.ts";
 import { Deleted, Filter, IdParams, Paging, Webhook, WebhookParams, data, page, withErrors } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
 
-// Webhooks (decisions §5): parameters in the query string, as Pipedream takes them; a JSON body
-// with the same fields also works, as for subscriptions.
-function params(req: FastifyRequest): WebhookInput {
-  const body = typeof req.body === "object" && req.body !== null && !Array.isArray(req.body) ? req.body : {};
-  return { ...body, ...(req.query as object) };
-}
+const params = (req: FastifyRequest): WebhookInput => queryOrBody(req);
 
 export function webhookRoutes(core: Core): FastifyPluginAsyncTypebox {
   return async (app) => {

@@ -1,8 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Core } from "../../core/core.ts";
 import type { WorkflowInput } from "../../core/workflow-input.ts";
-import { Deleted, EventQuery, EventSummary, Filter, IdParams, Paging, Workflow, WorkflowBody, data, page, withErrors } from "../schemas.ts";
+import { Deleted, Filter, IdParams, Paging, Workflow, WorkflowBody, data, page, withErrors } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
+import { eventSummaries } from "./events.ts";
 
 // Workflows (decisions §8) and the spec's two workflow event endpoints (api-v1 §4.2).
 export function workflowRoutes(core: Core): FastifyPluginAsyncTypebox {
@@ -46,21 +47,7 @@ export function workflowRoutes(core: Core): FastifyPluginAsyncTypebox {
       },
     );
 
-    const events = (stream: string | undefined) => ({
-      schema: { tags: ["events"], params: IdParams, querystring: EventQuery, response: withErrors({ 200: page(EventSummary) }) },
-      handler: async (req: any, reply: any) => {
-        const q = req.query;
-        const json = await core.events.page(req.user, "workflow", req.params.id, {
-          limit: q.limit ?? 10,
-          after: q.after,
-          before: q.before,
-          eventName: stream ?? q.event_name,
-          expand: q.expand,
-        });
-        return reply.type("application/json; charset=utf-8").send(json);
-      },
-    });
-    app.get("/workflows/:id/event_summaries", events(undefined));
-    app.get("/workflows/:id/$errors/event_summaries", events("$errors"));
+    app.get("/workflows/:id/event_summaries", eventSummaries(core, "workflow"));
+    app.get("/workflows/:id/$errors/event_summaries", eventSummaries(core, "workflow", "$errors"));
   };
 }
