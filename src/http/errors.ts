@@ -37,6 +37,7 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
 
 export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const app = toAppError(err);
+  if (app?.retryAfterSeconds !== undefined) reply.header("retry-after", String(Math.max(1, Math.ceil(app.retryAfterSeconds))));
   // Our own 5xx codes carry messages we wrote (never a stack or SQL), so the client gets them.
   if (app && app.status >= 500 && app.code !== "internal") {
     request.log.warn({ err }, "request failed");

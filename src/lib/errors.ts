@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   /** an HTTP source's run failed before it responded (customResponse) */
   source_failed: 500,
   unavailable: 503,
+  /** the store can't write (disk full, read-only, connection lost): try again later */
+  storage_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -27,6 +29,8 @@ export interface FieldProblem {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: FieldProblem[];
+  /** sent as `Retry-After` (seconds): when the client may usefully try again (429, 503) */
+  retryAfterSeconds?: number;
 
   constructor(code: ErrorCode, message: string, details?: FieldProblem[]) {
     super(message);
