@@ -117,7 +117,7 @@ export class Deliveries {
       const d = lane.queue.shift()!;
       lane.inFlight++;
       this.#d.invocations
-        .invoke(t, "run", JSON.parse(d.payload), { delivery: { id: d.id, hops: d.hops } })
+        .invoke(t, "run", d.payload, { delivery: { id: d.id, hops: d.hops } })
         .catch((e) => this.#d.log(e, "committing a delivered run failed; it runs again at the next start"))
         .finally(() => {
           lane.inFlight--;

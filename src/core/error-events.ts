@@ -12,16 +12,28 @@ export type TriggerKind = "HTTP" | "TIMER" | "EMIT";
 export interface InvocationContext {
   kind: InvocationKind;
   startedAt: number;
-  /** the run's event (for workflows: original_event) */
-  event: unknown;
+  /** the run's event as JSON text (for workflows: original_event) */
+  eventJson: string | undefined;
   trigger: TriggerKind;
 }
 
+/**
+ * Failures of the platform rather than of the component's code: the run's input was consumed
+ * (an accepted request, a delivery) without running, so the $errors entry carries the event, and
+ * nothing acknowledged disappears.
+ */
+const PLATFORM_FAILURES = new Set(["RunnerCrashed", "InternalError", "ResultError"]);
+
+// The event is spliced in as the text it already is: never parsed again, never re-serialised.
 export function errorPayload(t: Target, ctx: InvocationContext, error: InvocationError, version: string): string {
   const w = t.workflow;
-  if (!w) return JSON.stringify({ error: plain(error), invocation: { kind: ctx.kind, started_at: ctx.startedAt } });
-  return JSON.stringify({
-    original_event: ctx.event ?? null,
+  if (!w) {
+    const invocation = JSON.stringify({ kind: ctx.kind, started_at: ctx.startedAt });
+    const withEvent =
+      ctx.eventJson !== undefined && PLATFORM_FAILURES.has(error.name) ? `${invocation.slice(0, -1)},"event":${ctx.eventJson}}` : invocation;
+    return `{"error":${JSON.stringify(plain(error))},"invocation":${withEvent}}`;
+  }
+  return `{"original_event":${ctx.eventJson ?? "null"},${JSON.stringify({
     original_context: {
       id: newId(""),
       ts: new Date(ctx.startedAt).toISOString(),
@@ -39,7 +51,7 @@ export function errorPayload(t: Target, ctx: InvocationContext, error: Invocatio
       ts: new Date().toISOString(),
       stack: error.stack,
     },
-  });
+  }).slice(1)}`;
 }
 
 // a source's error keeps the three fields components.md §7 names

@@ -94,20 +94,22 @@ export class Ingress {
 
   /** Durably accepts a run of `t` with `event`, then runs it in the background. */
   async enqueue(t: Target, event: unknown): Promise<void> {
+    const eventJson = event === undefined ? undefined : JSON.stringify(event);
     const seq = await this.#inbox.add({
       source_id: t.source.id,
       kind: "run",
-      event: JSON.stringify(event ?? null),
+      // "" is a run with no event (POST /sources/{id}/run without one)
+      event: eventJson ?? "",
       received_at_ms: Date.now(),
     });
-    this.#inv.invoke(t, "run", event, { inboxSeq: seq }).catch((e) => {
+    this.#inv.invoke(t, "run", eventJson, { inboxSeq: seq }).catch((e) => {
       // a failed commit leaves the inbox row in place; the run is retried at the next start
       this.#log(e, "committing an accepted run failed");
     });
   }
 
   async #respond(t: Target, event: unknown): Promise<HttpResponse> {
-    const result = await this.#inv.invoke(t, "run", event);
+    const result = await this.#inv.invoke(t, "run", JSON.stringify(event));
     if (result.response) return result.response;
     if (result.error) throw new AppError("source_failed", "the source failed before it responded");
     throw new AppError("source_failed", "the source finished without calling this.http.respond()");

@@ -50,7 +50,8 @@ export class Invocations {
     this.#rows = new EventRows(deps.store, deps.retention);
   }
 
-  async invoke(t: Target, kind: InvocationKind, event: unknown, opts: InvokeOptions = {}): Promise<InvokeResult> {
+  /** `eventJson`: the run's event as JSON text (it is text already in the inbox and deliveries) */
+  async invoke(t: Target, kind: InvocationKind, eventJson: string | undefined, opts: InvokeOptions = {}): Promise<InvokeResult> {
     // counted as running before the first await, so the next quota check already sees it
     if (!opts.dryRun) this.#d.usage.begin(t.user);
     const state = await this.#rows.state(t.source).catch((e: unknown) => {
@@ -63,15 +64,17 @@ export class Invocations {
       codeHash: t.component.code_hash,
       code: t.component.code,
       kind,
-      ...(event === undefined ? {} : { event }),
+      ...(eventJson === undefined ? {} : { eventJson }),
       props: runtimeProps(t.component.meta, t.source.props, this.#d.secrets, t.endpointUrl),
       db: state.row.db,
       dbEpoch: state.epoch,
       limits: this.#d.limits,
       fetchAllow: this.#d.fetchAllow,
+      durable: opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined,
+      fresh: () => ({ db: state.row.db, dbEpoch: state.epoch }),
     });
     if (opts.dryRun) return pending;
-    const ctx: InvocationContext = { kind, startedAt, event, trigger: triggerOf(opts) };
+    const ctx: InvocationContext = { kind, startedAt, eventJson, trigger: triggerOf(opts) };
     return this.#inOrder(t, state, ctx, pending, opts);
   }
 
@@ -79,13 +82,13 @@ export class Invocations {
   async commit(t: Target, kind: InvocationKind, startedAt: number, result: InvokeResult): Promise<void> {
     const state = await this.#rows.state(t.source);
     this.#d.usage.begin(t.user);
-    await this.#inOrder(t, state, { kind, startedAt, event: undefined, trigger: "EMIT" }, Promise.resolve(result), {});
+    await this.#inOrder(t, state, { kind, startedAt, eventJson: undefined, trigger: "EMIT" }, Promise.resolve(result), {});
   }
 
   /** Records a refusal (quota...) on the emitter's $errors stream. */
   async recordError(t: Target, kind: InvocationKind, error: InvocationError): Promise<void> {
     const state = await this.#rows.state(t.source);
-    const ctx: InvocationContext = { kind, startedAt: Date.now(), event: undefined, trigger: "EMIT" };
+    const ctx: InvocationContext = { kind, startedAt: Date.now(), eventJson: undefined, trigger: "EMIT" };
     const subs = await this.#d.routes.forUser(t.user.id);
     const row = this.#rows.event(t, state, "$errors", errorPayload(t, ctx, error, this.#d.version), {}, ctx.startedAt);
     await this.#stage(t, state, [row], [row.payload], subs, 0, { states: [this.#rows.snapshot(state)] }, ctx);

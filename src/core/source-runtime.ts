@@ -89,7 +89,7 @@ export class SourceRuntime {
       const t = await this.targets.get(row.source_id);
       if (!t || !t.source.active) continue;
       this.invocations
-        .invoke(t, "run", JSON.parse(row.event), { inboxSeq: row.seq })
+        .invoke(t, "run", row.event === "" ? undefined : row.event, { inboxSeq: row.seq })
         .catch((e) => this.log(e, "replaying an accepted run failed"));
     }
     const emitters = [...(await store.sources.listActive()), ...(await store.workflows.listActive())];

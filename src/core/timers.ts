@@ -90,7 +90,7 @@ export class Timers {
         ? { timestamp: Math.floor(now / 1000), cron: timer.cron }
         : { timestamp: Math.floor(now / 1000), interval_seconds: timer.intervalSeconds };
     void this.#quotas.admit(t, "run").then((ok) => {
-      if (ok) return this.#inv.invoke(t, "run", event, { timerNextDueMs: next });
+      if (ok) return this.#inv.invoke(t, "run", JSON.stringify(event), { timerNextDueMs: next });
       return undefined;
     }).catch((e) => {
       // a failed run is on $errors already; this is the store failing, and the tick reruns at start

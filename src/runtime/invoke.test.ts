@@ -44,6 +44,7 @@ const LIMITS: InvokeLimits = {
   maxLogLines: 100,
   maxLogLineBytes: 4096,
   maxDbBytes: 64 * 1024,
+  maxResultBytes: 16 * 1024 * 1024,
 };
 
 let nextSource = 1;
@@ -69,7 +70,7 @@ function request(code: string, c: Call = {}): InvokeRequest {
     codeHash: c.codeHash ?? `hash-${nextHash++}`,
     code: c.withCode === false ? undefined : code,
     kind: c.kind ?? "run",
-    event: c.event,
+    ...(c.event === undefined ? {} : { eventJson: JSON.stringify(c.event) }),
     props: c.props ?? {},
     db: c.db ?? {},
     dbEpoch: c.dbEpoch ?? 1,
@@ -281,7 +282,7 @@ describe("invoke: limits", () => {
       this.http.respond({ status: 500, body: "ignored" }); } }`, { props: { http: { endpoint: "https://e.example/x" } } });
     assert.deepEqual(r.response, { status: 201, headers: { "x-a": "1", n: "2" }, body: { ok: true, endpoint: "https://e.example/x" } });
     const bad = await run(`export default { props: { http: "$.interface.http" }, run() { this.http.respond({ status: 99 }); } }`);
-    assert.match(bad.error?.message ?? "", /status must be an integer from 100 to 599/);
+    assert.match(bad.error?.message ?? "", /status must be an integer from 200 to 599/);
     assert.equal(bad.response, undefined);
   });
 });

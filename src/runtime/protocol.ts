@@ -26,6 +26,12 @@ export interface InvokeLimits {
   maxLogLineBytes: number;
   /** JSON size of the whole db state (64 KiB); a set() over it throws inside the invocation */
   maxDbBytes: number;
+  /**
+   * Bytes one invocation may hand the host in all (emits, logs, db, response): 1,000 emits of
+   * 1 MiB are each within their own limits, but together they would not fit in one IPC message.
+   * The emit, log or respond call that passes it throws inside the invocation.
+   */
+  maxResultBytes: number;
 }
 
 /**
@@ -43,8 +49,12 @@ export interface InvokeRequest {
    */
   code?: string;
   kind: InvocationKind;
-  /** the run's argument (timer event, HTTP event, delivered payload); absent for hooks */
-  event?: unknown;
+  /**
+   * The run's argument (timer event, HTTP event, delivered payload) as JSON text; absent for
+   * hooks. Text, not a value: the host already holds it as text (inbox rows, deliveries), and a
+   * string crosses IPC whatever its nesting, where a deep value would throw in the serializer.
+   */
+  eventJson?: string;
   /**
    * Configured prop values by name, ready for `this`: secrets already opened. For
    * `$.interface.http` props the value is `{endpoint: string}`, for timers the timer config; `$.service.db`

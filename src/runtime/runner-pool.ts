@@ -2,6 +2,7 @@
 // invocations run in order, in the isolate that is warm for it). Never rejects: a timeout or a
 // runner that died becomes an error result like any other failed invocation.
 import { RunnerProcess } from "./runner-process.ts";
+import type { RunnerSettings } from "./ipc.ts";
 import type { InvokeReply, InvokeRequest, InvokeResult } from "./protocol.ts";
 import type { Invoker, InvokeCall } from "./types.ts";
 
@@ -30,23 +31,42 @@ interface Runner {
   known: Set<string>;
 }
 
+export interface RunnerPoolOptions {
+  size: number;
+  settings?: RunnerSettings;
+  /** retire a runner past this RSS once its work is done (0 = never) */
+  maxRssBytes?: number;
+  /** the runner's entry file; tests substitute a fake runner */
+  entry?: string;
+}
+
 export class RunnerPool implements Invoker {
   readonly #runners: Runner[];
 
-  constructor(size: number, entry?: string) {
+  constructor(opts: RunnerPoolOptions) {
+    const { size, ...processOpts } = opts;
     this.#runners = Array.from({ length: Math.max(1, size) }, () => ({
-      process: new RunnerProcess(entry ? { entry } : {}),
+      process: new RunnerProcess(processOpts),
       known: new Set<string>(),
     }));
+  }
+
+  /** per runner: processes started (restarts + 1) and the RSS it last reported */
+  stats(): Array<{ started: number; rss: number }> {
+    return this.#runners.map((r) => ({ started: r.process.started, rss: r.process.lastRss }));
   }
 
   async invoke(call: InvokeCall): Promise<InvokeResult> {
     const runner = this.#runners[hash(call.sourceId) % this.#runners.length];
     const started = Date.now();
     const send = (withCode: boolean) => {
-      const { code, ...rest } = call;
+      const { code, durable, fresh, ...rest } = call;
       const req: InvokeRequest = { type: "invoke", ...rest, ...(withCode ? { code } : {}) };
       return runner.process.request<InvokeReply>(req, {
+        key: call.sourceId,
+        retryOnCrash: durable === true,
+        // sent again on a new runner: with the code (it knows nothing) and the db as it is now
+        resend: () => ({ ...req, code, ...fresh?.() }),
         deadlineMs: call.limits.timeoutMs + HOST_GRACE_MS,
         onTimeout: () => new Error(`TimeoutError: invocation timed out after ${call.limits.timeoutMs} ms`),
         onCrash: () => new Error("RunnerCrashed: the sandbox process died during this invocation"),

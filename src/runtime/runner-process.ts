@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
 import type { RunnerMessage, RunnerReply, RunnerRequest } from "./protocol.ts";
+import { batchesOf, type RunnerEnvelope, type RunnerSettings } from "./ipc.ts";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
 const DEFAULT_ENTRY = resolve(import.meta.dirname, "sandbox/runner-main.ts");
@@ -20,11 +21,21 @@ const EXEC_ARGV = [
   "--no-node-snapshot",
   // "--allow-addons may invalidate the permission model": known and accepted, don't print it per fork.
   "--disable-warning=PERM0001",
+  // Components get no WebAssembly (isolate/runtime.js); should one ever reach it, a Memory is
+  // capped at 2,048 pages of 64 KiB, the isolate's own limit, since it lives outside that heap.
+  "--wasm-max-mem-pages=2048",
 ];
 
 export interface RunnerProcessOptions {
   /** the runner's entry file; tests substitute a fake runner */
   entry?: string;
+  settings?: RunnerSettings;
+  /**
+   * A runner whose RSS passes this is retired: it gets no new work, and is stopped once what it
+   * holds is done (0 = never). What a component leaves behind in the runner, and V8's own
+   * fragmentation, are then bounded by a restart instead of growing for the process's lifetime.
+   */
+  maxRssBytes?: number;
 }
 
 export interface RequestOptions {
@@ -32,8 +43,20 @@ export interface RequestOptions {
   deadlineMs: number;
   /** the error this request fails with when its deadline passes */
   onTimeout: () => Error;
-  /** the error this request fails with when the runner dies under it */
+  /** the error this request fails with when the runner dies under it (for good) */
   onCrash: () => Error;
+  /**
+   * Requests with the same key run on the same runner while any of them is pending, so their
+   * order holds while a runner is being retired (a source's invocations).
+   */
+  key?: string;
+  /**
+   * Durable work (it consumes an inbox row, a delivery or a timer tick): when the runner dies
+   * under it, it runs once more on the replacement; dying a second time fails it with onCrash.
+   */
+  retryOnCrash?: boolean;
+  /** the request as it should be sent again after a crash (fresher state); default: as it was */
+  resend?: () => RunnerRequest;
 }
 
 interface Pending {
@@ -43,38 +66,56 @@ interface Pending {
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
   child: ChildProcess;
-  /** re-sent once already after a runner we killed for another request's deadline */
+  /** sent again after a runner death: once for a kill of ours, once more for durable work */
   retried: boolean;
+  crashes: number;
+}
+
+interface ChildState {
+  pending: number;
+  /** pending requests per key on this child */
+  keys: Map<string, number>;
+  retiring: boolean;
 }
 
 export class RunnerProcess {
   #entry: string;
+  #settings: RunnerSettings | undefined;
+  #maxRss: number;
   #child: ChildProcess | null = null;
   #pending = new Map<number, Pending>();
+  #children = new Map<ChildProcess, ChildState>();
   #killedByHost = new WeakSet<ChildProcess>();
   #nextId = 1;
   #closed = false;
   readonly #outbox = new Map<ChildProcess, RunnerMessage[]>();
+  /** runners started so far, the first included (a metric: restarts = started - 1) */
+  started = 0;
+  /** the RSS the current runner last reported, bytes */
+  lastRss = 0;
 
   constructor(opts: RunnerProcessOptions = {}) {
     this.#entry = opts.entry ?? DEFAULT_ENTRY;
+    this.#settings = opts.settings;
+    this.#maxRss = opts.maxRssBytes ?? 0;
   }
 
   request<T>(req: RunnerRequest, opts: RequestOptions): Promise<T> {
     if (this.#closed) return Promise.reject(new AppError("unavailable", "sandbox runner is closed"));
     return new Promise<T>((resolve, reject) => {
       const id = this.#nextId++;
-      const child = this.#ensureChild();
       const pending: Pending = {
         msg: { ...req, id },
         opts,
         resolve: resolve as (value: unknown) => void,
         reject,
         timer: setTimeout(() => this.#overrun(id), opts.deadlineMs),
-        child,
+        child: this.#childFor(opts.key),
         retried: false,
+        crashes: 0,
       };
       this.#pending.set(id, pending);
+      this.#track(pending, 1);
       this.#send(pending);
     });
   }
@@ -82,19 +123,43 @@ export class RunnerProcess {
   async close(): Promise<void> {
     this.#closed = true;
     for (const [id, p] of this.#pending) this.#settle(id, p, new AppError("unavailable", "sandbox runner closed"));
-    const child = this.#child;
     this.#child = null;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    // Ref'd again so that awaiting close() really waits for the exit.
-    child.ref();
-    const exited = new Promise<void>((done) => child.once("exit", () => done()));
-    child.kill("SIGKILL");
-    await exited;
+    const alive = [...this.#children.keys()].filter((c) => c.exitCode === null && c.signalCode === null);
+    await Promise.all(
+      alive.map((child) => {
+        // Ref'd again so that awaiting close() really waits for the exit.
+        child.ref();
+        const exited = new Promise<void>((done) => child.once("exit", () => done()));
+        child.kill("SIGKILL");
+        return exited;
+      }),
+    );
+  }
+
+  // The runner already holding a key's pending requests keeps getting them, even when retiring.
+  #childFor(key: string | undefined): ChildProcess {
+    if (key !== undefined) {
+      for (const [child, state] of this.#children) if ((state.keys.get(key) ?? 0) > 0 && child.connected) return child;
+    }
+    return this.#ensureChild();
+  }
+
+  #track(p: Pending, delta: 1 | -1): void {
+    const state = this.#children.get(p.child);
+    if (!state) return;
+    state.pending += delta;
+    const key = p.opts.key;
+    if (key !== undefined) {
+      const n = (state.keys.get(key) ?? 0) + delta;
+      if (n > 0) state.keys.set(key, n);
+      else state.keys.delete(key);
+    }
+    if (state.retiring && state.pending === 0) this.#kill(p.child);
   }
 
   #ensureChild(): ChildProcess {
     if (this.#child) return this.#child;
-    const child = fork(this.#entry, [], {
+    const child = fork(this.#entry, this.#settings ? [JSON.stringify(this.#settings)] : [], {
       execPath: process.execPath,
       execArgv: EXEC_ARGV,
       // The runner needs no configuration and must not see the service's secrets.
@@ -102,12 +167,14 @@ export class RunnerProcess {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       serialization: "json",
     });
+    this.started++;
     // An idle runner must not keep the host alive; pending requests do, through their timers.
     child.unref();
     child.channel?.unref();
-    child.on("message", (m: unknown) => this.#onMessage(m));
+    child.on("message", (m: unknown) => this.#onMessage(child, m));
     child.once("exit", () => this.#onDeath(child));
     child.once("error", () => this.#onDeath(child));
+    this.#children.set(child, { pending: 0, keys: new Map(), retiring: false });
     this.#child = child;
     return child;
   }
@@ -127,15 +194,50 @@ export class RunnerProcess {
     const box = this.#outbox.get(child);
     this.#outbox.delete(child);
     if (!box || !child.connected) return;
-    // A failed send means the runner is gone; its exit handler fails or retries the requests.
-    child.send(box, (err) => {
-      if (err && child.connected) child.kill("SIGKILL");
-    });
+    for (const batch of batchesOf(box, requestBytes)) this.#write(child, batch);
   }
 
-  #onMessage(raw: unknown): void {
-    if (Array.isArray(raw)) for (const m of raw) this.#onReply(m);
-    else this.#onReply(raw);
+  // Serialising happens inside child.send and throws synchronously for a message JSON can't
+  // carry. That must never escape into the event loop: the batch is split, and a request that
+  // can't be sent alone fails by itself.
+  #write(child: ChildProcess, batch: RunnerMessage[]): void {
+    try {
+      // A failed send means the runner is gone; its exit handler fails or retries the requests.
+      child.send(batch, (err) => {
+        if (err && child.connected) child.kill("SIGKILL");
+      });
+    } catch (e) {
+      if (batch.length > 1) {
+        for (const m of batch) this.#write(child, [m]);
+        return;
+      }
+      const p = this.#pending.get(batch[0].id);
+      const why = e instanceof Error ? e.message : String(e);
+      if (p) this.#settle(batch[0].id, p, new Error(`InternalError: the request could not be sent to the sandbox: ${why}`));
+    }
+  }
+
+  #onMessage(child: ChildProcess, raw: unknown): void {
+    if (Array.isArray(raw)) {
+      for (const m of raw) this.#onReply(m);
+      return;
+    }
+    const envelope = raw as RunnerEnvelope;
+    if (envelope && Array.isArray(envelope.replies)) {
+      for (const m of envelope.replies) this.#onReply(m);
+      if (typeof envelope.rss === "number") this.#onRss(child, envelope.rss);
+      return;
+    }
+    this.#onReply(raw);
+  }
+
+  #onRss(child: ChildProcess, rss: number): void {
+    if (child === this.#child) this.lastRss = rss;
+    const state = this.#children.get(child);
+    if (this.#maxRss <= 0 || rss <= this.#maxRss || !state || state.retiring) return;
+    state.retiring = true;
+    if (this.#child === child) this.#child = null;
+    if (state.pending === 0) this.#kill(child);
   }
 
   #onReply(raw: unknown): void {
@@ -161,26 +263,48 @@ export class RunnerProcess {
   }
 
   #onDeath(child: ChildProcess): void {
+    if (!this.#children.has(child)) return;
     if (this.#child === child) this.#child = null;
+    this.#children.delete(child);
+    this.#outbox.delete(child);
     // When the host killed the runner for one request's deadline, the others on it were innocent:
-    // they get one more try on a fresh runner. When it died by itself, the culprit is unknown.
+    // they get one more try on a fresh runner. When it died by itself, the culprit is unknown:
+    // durable work runs once more, and what dies twice fails.
     const innocent = this.#killedByHost.has(child);
+    const again: Pending[] = [];
     for (const [id, p] of this.#pending) {
       if (p.child !== child) continue;
-      if (innocent && !p.retried && !this.#closed) {
+      if (this.#closed) this.#settle(id, p, p.opts.onCrash());
+      else if (innocent && !p.retried) {
         p.retried = true;
-        p.child = this.#ensureChild();
-        this.#send(p);
+        again.push(p);
+      } else if (!innocent && p.opts.retryOnCrash && p.crashes === 0) {
+        p.crashes++;
+        again.push(p);
       } else {
         this.#settle(id, p, p.opts.onCrash());
       }
+    }
+    // in the order they were first sent (ids grow), so a key's requests keep their order
+    for (const p of again.sort((a, b) => a.msg.id - b.msg.id)) {
+      if (p.opts.resend) p.msg = { ...p.opts.resend(), id: p.msg.id };
+      p.child = this.#childFor(p.opts.key);
+      this.#track(p, 1);
+      this.#send(p);
     }
   }
 
   #settle(id: number, p: Pending, error: Error | undefined, result?: unknown): void {
     this.#pending.delete(id);
     clearTimeout(p.timer);
+    this.#track(p, -1);
     if (error) p.reject(error);
     else p.resolve(result);
   }
+}
+
+// What a request weighs on the channel: its event and code, the rest is small.
+function requestBytes(m: RunnerMessage): number {
+  const { code, eventJson } = m as { code?: unknown; eventJson?: unknown };
+  return 1024 + (typeof code === "string" ? code.length : 0) + (typeof eventJson === "string" ? eventJson.length : 0);
 }

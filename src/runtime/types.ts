@@ -61,7 +61,13 @@ export interface ComponentAnalyzer {
 }
 
 /** One invocation as core asks for it; the pool decides whether the runner needs the code. */
-export type InvokeCall = Omit<InvokeRequest, "type" | "code"> & { code: string };
+export type InvokeCall = Omit<InvokeRequest, "type" | "code"> & {
+  code: string;
+  /** it consumes durable work (an inbox row, a delivery, a timer tick): a runner death retries it once */
+  durable?: boolean;
+  /** the source's db as the host knows it now, for a request sent again after a runner death */
+  fresh?: () => { db: Record<string, unknown>; dbEpoch: number };
+};
 
 /** The host side of invocations, as core sees it. Never rejects: failures are error results. */
 export interface Invoker {

@@ -31,6 +31,7 @@ const LIMITS: InvokeLimits = {
   maxLogLines: 100,
   maxLogLineBytes: 4096,
   maxDbBytes: 64 * 1024,
+  maxResultBytes: 16 * 1024 * 1024,
 };
 
 let next = 1;
@@ -53,7 +54,7 @@ function workflow(steps: Record<string, string>) {
   const codeHash = `wf-hash-${next++}`;
   return async (c: Call = {}): Promise<InvokeResult> => {
     const req: InvokeRequest = {
-      type: "invoke", sourceId, codeHash, code, kind: "run", event: c.event, props: c.props ?? {}, db: {}, dbEpoch: 1,
+      type: "invoke", sourceId, codeHash, code, kind: "run", ...(c.event === undefined ? {} : { eventJson: JSON.stringify(c.event) }), props: c.props ?? {}, db: {}, dbEpoch: 1,
       limits: { ...LIMITS, ...c.limits }, fetchAllow: c.fetchAllow ?? [],
     };
     const reply = await runner.request<InvokeReply>(req, {

@@ -14,6 +14,12 @@ import { prepareContext } from "./runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
 
 const MAX_TIMERS = 1000;
+/**
+ * Entries into the isolate waiting to run (timer callbacks, fetch results). A repeating timer
+ * never queues a second entry while its last one waits, so this bounds only a flood of distinct
+ * callbacks; past it the invocation fails instead of the runner's memory growing without end.
+ */
+const MAX_PENDING_ENTRIES = 2000;
 const MAX_CONCURRENT_FETCHES = 8;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** cellIds and error codes are short ids; the isolate can't make them long */
@@ -25,6 +31,8 @@ interface Running {
   deadline: number;
   /** entries into the isolate still in progress; the outcome waits for them */
   entries: number;
+  /** repeating timers whose last callback has not run yet: their next fire is skipped */
+  firing: Set<number>;
   fetches: number;
   /** set by the component's "done": null for success */
   outcome?: InvocationError | null;
@@ -41,6 +49,10 @@ export class Instance {
   readonly isolate: ivm.Isolate;
   /** the db state after the last successful invocation, and the host's epoch it belongs to */
   warmDb: { epoch: number; state: DbState } | undefined;
+  /** the isolate's heap as last measured (bytes): what keeping it warm costs */
+  heapBytes = 0;
+  /** invocations run, so the heap is measured every few of them */
+  runs = 0;
   #refs: Record<"invoke" | "settle" | "fireTimer", ivm.Reference> | undefined;
   #current: Running | undefined;
   #disposedByUs = false;
@@ -66,11 +78,19 @@ export class Instance {
         settle: await get("settle"),
         fireTimer: await get("fireTimer"),
       };
+      inst.measure();
       return inst;
     } catch (e) {
       inst.dispose();
       throw e;
     }
+  }
+
+  measure(): number {
+    if (this.isolate.isDisposed) return 0;
+    const h = this.isolate.getHeapStatisticsSync();
+    this.heapBytes = h.total_heap_size + h.externally_allocated_size;
+    return this.heapBytes;
   }
 
   get dead(): boolean {
@@ -89,7 +109,7 @@ export class Instance {
   /** Runs one invocation to its end: resolves with its error, if any; never rejects. */
   run(
     kind: InvocationKind,
-    event: unknown,
+    eventJson: string | undefined,
     props: Record<string, unknown>,
     inv: Invocation,
     fetchAllow: string[],
@@ -101,6 +121,7 @@ export class Instance {
         fetchAllow,
         deadline: Date.now() + remainingMs,
         entries: 0,
+        firing: new Set(),
         fetches: 0,
         ended: false,
         finish: resolve,
@@ -111,7 +132,7 @@ export class Instance {
         // Whatever it is waiting for or running, the isolate's state is now unknown.
         this.dispose();
       }, Math.ceil(remainingMs));
-      const args = [kind, event === undefined ? undefined : JSON.stringify(event), JSON.stringify(props ?? {}), JSON.stringify(inv.limits)];
+      const args = [kind, eventJson, JSON.stringify(props ?? {}), JSON.stringify(inv.limits)];
       this.#enter(running, this.#refs!.invoke, args);
     });
   }
@@ -120,7 +141,12 @@ export class Instance {
     return invocationError("TimeoutError", `invocation timed out after ${running.inv.limits.timeoutMs} ms`, "");
   }
 
-  #enter(running: Running, ref: ivm.Reference, args: unknown[]): void {
+  #enter(running: Running, ref: ivm.Reference, args: unknown[], then?: () => void): void {
+    if (running.entries >= MAX_PENDING_ENTRIES) {
+      const message = `more than ${MAX_PENDING_ENTRIES} callbacks waiting to run (a timer or fetch flood)`;
+      this.#end(running, invocationError("RangeError", message, ""));
+      return;
+    }
     running.entries++;
     const timeout = Math.max(1, Math.ceil(running.deadline - Date.now()));
     let entered: Promise<unknown>;
@@ -132,10 +158,12 @@ export class Instance {
     entered.then(
       () => {
         running.entries--;
+        then?.();
         if (running.outcome !== undefined && running.entries === 0) this.#end(running, running.outcome ?? undefined);
       },
       (e: unknown) => {
         running.entries--;
+        then?.();
         this.#end(running, this.#entryError(running, e));
       },
     );
@@ -231,7 +259,10 @@ export class Instance {
     const delay = Math.min(Math.max(0, ms), MAX_TIMER_MS);
     const fire = () => {
       if (repeat !== true) timers.delete(id);
-      if (!running.ended) this.#enter(running, this.#refs!.fireTimer, [id]);
+      else if (running.firing.has(id)) return;
+      if (running.ended) return;
+      if (repeat === true) running.firing.add(id);
+      this.#enter(running, this.#refs!.fireTimer, [id], () => running.firing.delete(id));
     };
     timers.set(id, repeat === true ? setInterval(fire, Math.max(1, delay)) : setTimeout(fire, delay));
   }

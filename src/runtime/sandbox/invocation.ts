@@ -3,6 +3,8 @@
 // through the ops below, whose arguments are checked, never trusted.
 import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimits, LogLine } from "../protocol.ts";
 import type { DbState } from "./db-state.ts";
+import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-depth.ts";
+import { checkResponseHeaders } from "./response-headers.ts";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const MAX_ERROR_TEXT = 16 * 1024;
@@ -35,6 +37,8 @@ export class Invocation {
   dbChanged = false;
   #emitCalls = 0;
   #droppedLogs = 0;
+  /** bytes handed to the host so far (emits, logs, response), bounded by maxResultBytes */
+  #resultBytes = 0;
 
   constructor(limits: InvokeLimits, db: DbState) {
     this.limits = limits;
@@ -47,12 +51,27 @@ export class Invocation {
     }
   }
 
+  // Throws into the invocation: the call that would pass the bound fails, and with it the run
+  // unless the component catches it (then nothing more gets through anyway).
+  #take(bytes: number, what: string): void {
+    if (this.#resultBytes + bytes > this.limits.maxResultBytes) {
+      throw new RangeError(`${what}: this invocation's output would pass ${this.limits.maxResultBytes} bytes in all`);
+    }
+    this.#resultBytes += bytes;
+  }
+
   emit(json: unknown, id: unknown, name: unknown, summary: unknown, ts: unknown): void {
     if (typeof json !== "string") throw new TypeError("malformed emit");
-    if (Buffer.byteLength(json) > this.limits.maxEventBytes) {
+    const bytes = Buffer.byteLength(json);
+    if (bytes > this.limits.maxEventBytes) {
       this.emitError(`event is over the limit of ${this.limits.maxEventBytes} bytes of JSON`, "");
       return;
     }
+    if (jsonTooDeep(json)) {
+      this.emitError(`event nests deeper than ${MAX_JSON_DEPTH} levels`, "");
+      return;
+    }
+    this.#take(bytes, "$emit");
     const meta: EmitMeta = {};
     const okId = (x: unknown) => isStr(x) || (typeof x === "number" && Number.isFinite(x));
     const okTs = (x: unknown) => typeof x === "number" && Number.isFinite(x);
@@ -74,7 +93,9 @@ export class Invocation {
       return false;
     }
     const lvl = (LEVELS.includes(level as string) ? level : "log") as LogLine["level"];
-    this.logs.push({ level: lvl, msg: cutBytes(msg, this.limits.maxLogLineBytes), ts: Date.now() });
+    const line = cutBytes(msg, this.limits.maxLogLineBytes);
+    this.#take(line.length, "console");
+    this.logs.push({ level: lvl, msg: line, ts: Date.now() });
     return this.logs.length < this.limits.maxLogLines;
   }
 
@@ -90,22 +111,24 @@ export class Invocation {
   }
 
   dbSet(key: unknown, json: unknown): void {
+    if (typeof json === "string" && jsonTooDeep(json)) throw new RangeError(`db.set(): the value nests deeper than ${MAX_JSON_DEPTH} levels`);
     this.db.set(String(key), typeof json === "string" ? json : undefined, this.limits.maxDbBytes);
     this.dbChanged = true;
   }
 
+  // What reaches the HTTP reply is checked here, where a mistake can still fail the run onto
+  // $errors with a clear message, instead of failing the reply with Node's own 500.
   respond(status: unknown, headers: unknown, kind: unknown, body: unknown): void {
     if (this.response) return;
-    if (typeof status !== "number" || !Number.isInteger(status) || status < 100 || status > 599) {
-      throw new RangeError("respond(): status must be an integer from 100 to 599");
+    if (typeof status !== "number" || !Number.isInteger(status) || status < 200 || status > 599) {
+      throw new RangeError("respond(): status must be an integer from 200 to 599");
     }
-    const h: Record<string, string> = {};
-    if (typeof headers === "object" && headers !== null) {
-      for (const [k, v] of Object.entries(headers)) if (typeof v === "string") h[k] = v;
+    const response: HttpResponse = { status, headers: checkResponseHeaders(headers) };
+    if (typeof body === "string" && (kind === "text" || kind === "json")) {
+      if (kind === "json" && jsonTooDeep(body)) throw new RangeError(`respond(): the body nests deeper than ${MAX_JSON_DEPTH} levels`);
+      this.#take(Buffer.byteLength(body), "respond()");
+      response.body = kind === "json" ? JSON.parse(body) : body;
     }
-    const response: HttpResponse = { status, headers: h };
-    if (kind === "text" && typeof body === "string") response.body = body;
-    else if (kind === "json" && typeof body === "string") response.body = JSON.parse(body);
     this.response = response;
   }
 

@@ -22,6 +22,18 @@ import { StepLoadError } from "./load-workflow.ts";
  */
 export const MAX_WARM_INSTANCES = 600;
 
+/**
+ * ...and by memory: the warm instances' heaps together stay under this budget (the runner's
+ * `warmMemoryMb` setting), so 600 instances that each grew to their 128 MiB limit can't keep a
+ * runner at 75 GiB. An instance's heap is measured when it is created and every few invocations.
+ */
+let warmBudgetBytes = 1024 * 1024 * 1024;
+const MEASURE_EVERY = 16;
+
+export function setWarmMemoryMb(mb: number): void {
+  warmBudgetBytes = mb * 1024 * 1024;
+}
+
 const instances = new Map<string, Instance>();
 const chains = new Map<string, Promise<unknown>>();
 
@@ -45,9 +57,10 @@ function check(req: InvokeRequest): void {
     typeof req.sourceId === "string" &&
     typeof req.codeHash === "string" &&
     ["run", "deploy", "activate", "deactivate"].includes(req.kind) &&
+    (req.eventJson === undefined || typeof req.eventJson === "string") &&
     typeof l === "object" &&
     l !== null &&
-    [l.timeoutMs, l.memoryMb, l.maxEmits, l.maxEventBytes, l.maxLogLines, l.maxLogLineBytes, l.maxDbBytes].every(
+    [l.timeoutMs, l.memoryMb, l.maxEmits, l.maxEventBytes, l.maxLogLines, l.maxLogLineBytes, l.maxDbBytes, l.maxResultBytes].every(
       (n) => typeof n === "number" && n > 0,
     );
   if (!ok) throw new AppError("internal", "malformed invoke request");
@@ -58,10 +71,20 @@ function evict(sourceId: string): void {
   instances.delete(sourceId);
 }
 
+function warmBytes(): number {
+  let total = 0;
+  for (const inst of instances.values()) total += inst.heapBytes;
+  return total;
+}
+
+// Least recently used first (the Map keeps insertion order and a used instance is re-inserted).
 function trimWarm(): void {
+  let bytes = warmBytes();
   for (const [sourceId, inst] of instances) {
-    if (instances.size <= MAX_WARM_INSTANCES) return;
-    if (!inst.busy) evict(sourceId);
+    if (instances.size <= MAX_WARM_INSTANCES && bytes <= warmBudgetBytes) return;
+    if (inst.busy) continue;
+    bytes -= inst.heapBytes;
+    evict(sourceId);
   }
 }
 
@@ -116,8 +139,11 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
 
   // A cold start counts against the invocation's time, as the host's deadline does.
   const remainingMs = Math.max(1, req.limits.timeoutMs - (performance.now() - started));
-  const error = await inst.run(req.kind, req.event, req.props ?? {}, inv, req.fetchAllow ?? [], remainingMs);
+  const error = await inst.run(req.kind, req.eventJson, req.props ?? {}, inv, req.fetchAllow ?? [], remainingMs);
   if (inst.dead) evict(req.sourceId);
-  else if (!error) inst.warmDb = { epoch: req.dbEpoch, state: inv.db };
+  else {
+    if (!error) inst.warmDb = { epoch: req.dbEpoch, state: inv.db };
+    if (++inst.runs % MEASURE_EVERY === 0 && inst.measure() > warmBudgetBytes / 8) trimWarm();
+  }
   return result(error);
 }

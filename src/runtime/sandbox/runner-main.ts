@@ -2,8 +2,12 @@
 // Every request gets exactly one reply; errors in component code never end this process.
 import { AppError } from "../../lib/errors.ts";
 import type { RunnerMessage, RunnerReply } from "../protocol.ts";
+import { batchesOf, type RunnerEnvelope, type RunnerSettings } from "../ipc.ts";
 import { analyze } from "./analyze.ts";
-import { invoke } from "./invoke.ts";
+import { invoke, setWarmMemoryMb } from "./invoke.ts";
+
+const settings = JSON.parse(process.argv[2] ?? "{}") as Partial<RunnerSettings>;
+if (typeof settings.warmMemoryMb === "number" && settings.warmMemoryMb > 0) setWarmMemoryMb(settings.warmMemoryMb);
 
 async function handle(msg: RunnerMessage): Promise<unknown> {
   switch (msg.type) {
@@ -16,20 +20,51 @@ async function handle(msg: RunnerMessage): Promise<unknown> {
   }
 }
 
-// Replies finished in one tick go back as one message, as the host batches its requests.
+// Replies finished in one tick go back as one message, as the host batches its requests; each
+// message carries this process's RSS, so the host can retire a runner that grew too large.
 let outbox: RunnerReply[] | null = null;
 
 function reply(message: RunnerReply): void {
   if (!outbox) {
     outbox = [];
-    setImmediate(() => {
-      const batch = outbox!;
-      outbox = null;
-      // The host may have gone (or killed us) meanwhile; a failed send is not worth crashing for.
-      if (process.connected) process.send?.(batch, undefined, {}, () => {});
-    });
+    setImmediate(flush);
   }
   outbox.push(message);
+}
+
+function flush(): void {
+  const replies = outbox!;
+  outbox = null;
+  // The host may have gone (or killed us) meanwhile; then there is nobody to answer.
+  if (!process.connected) return;
+  const rss = process.memoryUsage.rss();
+  for (const batch of batchesOf(replies, replyBytes)) send({ rss, replies: batch });
+}
+
+// Serialising happens inside process.send and throws synchronously (a value too deep or too
+// large for JSON). That must never escape: the batch is split, and a reply that can't be sent
+// alone becomes its invocation's own failure.
+function send(envelope: RunnerEnvelope): void {
+  try {
+    process.send?.(envelope, undefined, {}, () => {});
+  } catch (e) {
+    if (envelope.replies.length > 1) {
+      for (const r of envelope.replies) send({ rss: envelope.rss, replies: [r] });
+      return;
+    }
+    const r = envelope.replies[0];
+    if (!r || (!r.ok && r.code === "internal")) return;
+    const message = `the sandbox could not hand back this result: ${e instanceof Error ? e.message : String(e)}`;
+    send({ rss: envelope.rss, replies: [{ id: r.id, ok: false, code: "internal", message: `ResultError: ${message}` }] });
+  }
+}
+
+// A reply's size is dominated by the emitted events it carries (JSON text); the rest is small.
+function replyBytes(r: RunnerReply): number {
+  const result = r.ok ? (r.result as { emits?: Array<{ json: string }> } | null) : null;
+  let bytes = 1024;
+  if (result && Array.isArray(result.emits)) for (const e of result.emits) bytes += e.json.length;
+  return bytes;
 }
 
 function receive(msg: RunnerMessage): void {
@@ -58,3 +93,9 @@ process.on("unhandledRejection", (e) => {
 process.on("disconnect", () => process.exit(0));
 // ...and if it closed while this process was still starting, the event has already been missed.
 if (!process.connected) process.exit(0);
+// A host killed with SIGKILL does not always close the channel in a way this process notices
+// (seen once in six kill -9 runs: a runner outlived its host). Being re-parented says it too.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(0);
+}, 1000).unref();

@@ -85,8 +85,8 @@ const db = Object.freeze({
 function respond(r) {
   if (!isObject(r)) throw new TypeError("respond() takes {status, headers?, body?}");
   const status = typeof r.status === "string" && /^\s*\d+\s*$/.test(r.status) ? Number(r.status) : r.status;
-  if (!Number.isInteger(status) || status < 100 || status > 599) {
-    throw new RangeError(`respond(): status must be an integer from 100 to 599, not ${inspect(r.status)}`);
+  if (!Number.isInteger(status) || status < 200 || status > 599) {
+    throw new RangeError(`respond(): status must be an integer from 200 to 599, not ${inspect(r.status)}`);
   }
   const headers = {};
   if (isObject(r.headers)) {

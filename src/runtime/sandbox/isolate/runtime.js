@@ -148,6 +148,9 @@ class TextDecoder {
 export function install(hostRef) {
   connect(hostRef);
   const g = globalThis;
+  // WebAssembly memory is allocated outside the isolate's heap, so the memory limit does not
+  // bound it (one invocation grew a Memory to 4 GiB): components get no WebAssembly.
+  delete g.WebAssembly;
   g.console = makeConsole();
   g.setTimeout = (fn, ms, ...args) => addTimer(fn, ms, args, false);
   g.setInterval = (fn, ms, ...args) => addTimer(fn, ms, args, true);

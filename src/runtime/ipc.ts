@@ -1,0 +1,39 @@
+import type { RunnerReply } from "./protocol.ts";
+
+// What crosses the host↔runner channel besides the requests and replies themselves.
+
+/** Settings the host hands a runner when it forks it (argv[2], as JSON: the runner sees no env). */
+export interface RunnerSettings {
+  /** heap budget of the runner's warm isolates together, MiB */
+  warmMemoryMb: number;
+}
+
+/** One message from a runner: the replies finished in one tick, and the runner's RSS then. */
+export interface RunnerEnvelope {
+  rss: number;
+  replies: RunnerReply[];
+}
+
+/**
+ * One IPC message is one JSON string, and V8 strings stop at ~512 MiB ("Invalid string
+ * length"), so batches are cut at this many bytes of payload, each item measured by `size`.
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+export function batchesOf<T>(items: T[], size: (item: T) => number, max = MAX_MESSAGE_BYTES): T[][] {
+  const out: T[][] = [];
+  let batch: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const n = size(item);
+    if (batch.length > 0 && bytes + n > max) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(item);
+    bytes += n;
+  }
+  if (batch.length > 0) out.push(batch);
+  return out;
+}
