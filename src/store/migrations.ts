@@ -3,6 +3,7 @@ import { Migrator, type Migration, type MigrationProvider } from "kysely/migrati
 import { initialSchema } from "./migrations/001_initial.ts";
 import { eventsSchema } from "./migrations/002_events.ts";
 import { flowSchema } from "./migrations/003_flow.ts";
+import { healthProbeSchema } from "./migrations/004_health_probe.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -12,6 +13,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "001_initial": initialSchema(dialect),
     "002_events": eventsSchema(dialect),
     "003_flow": flowSchema(dialect),
+    "004_health_probe": healthProbeSchema(),
   };
 }
 
@@ -21,6 +23,7 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ""} failed: ${String((error as Error)?.message ?? error)}`);
+    // the cause is kept: openStore tells a storage fault (disk full, server gone) apart
+    throw new Error(`migration ${failed?.migrationName ?? ""} failed: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
 }

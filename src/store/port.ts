@@ -314,6 +314,30 @@ export interface Store {
   deliveries: DeliveryStore;
   /** runs `fn` in one transaction; the store handed to `fn` is bound to it */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+
+  // Storage faults. A driver error meaning the store can't do its job (SQLite: disk full, I/O
+  // error, read-only, locked past busy_timeout, corrupt; PostgreSQL: disk full and other class
+  // 53, connection lost or refused, server shutting down) rejects the call with
+  // `AppError("storage_unavailable")` (503, `retryAfterSeconds` set, the driver's error as its
+  // `cause`); other errors are left as they are. The first fault makes the store unavailable;
+  // from then on it probes every ~1.5 s with a one-row write, and the first probe that succeeds
+  // makes it available again. Calls are never refused while unavailable: each tries for real.
+
+  /** false from a storage fault until a probe write succeeds */
+  readonly available: boolean;
+  /** resolves when the store is usable; rejects with the storage_unavailable AppError while unavailable */
   ping(): Promise<void>;
+  /**
+   * `listener` is called once each time the store becomes available again after a fault, e.g. to
+   * resume work that failed meanwhile (re-read the inbox and the deliveries). A listener that
+   * throws or rejects is reported as a process warning and never affects the store or other
+   * listeners. Returns a function that removes the listener.
+   */
+  onRecovered(listener: () => void): () => void;
+  /**
+   * `listener` is called once each time the store becomes unavailable, with the driver's error
+   * that did it (for the log). Same rules as onRecovered.
+   */
+  onUnavailable(listener: (cause: unknown) => void): () => void;
   close(): Promise<void>;
 }

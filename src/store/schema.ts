@@ -146,6 +146,12 @@ export interface DeliveriesTable {
   created_at_ms: number;
 }
 
+/** one row, rewritten by the store's health probe */
+export interface HealthProbeTable {
+  id: number;
+  at_ms: number;
+}
+
 export interface Database {
   events: EventsTable;
   emitter_state: EmitterStateTable;
@@ -159,4 +165,5 @@ export interface Database {
   workflows: WorkflowsTable;
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;
+  health_probe: HealthProbeTable;
 }

@@ -1,8 +1,8 @@
-import { mkdirSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Sqlite from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
-import type { Database } from "./schema.ts";
+import { SqliteDialect, type Dialect } from "kysely";
+import { fileError, makeDataDirectory } from "./file-errors.ts";
 
 // The embedded store is tuned here, once. Why each pragma:
 // - journal_mode=WAL: readers never block the writer and vice versa, and a commit is one
@@ -48,9 +48,57 @@ function withStatementCache(file: Sqlite.Database) {
   };
 }
 
-export function openSqlite(dataDir: string): Kysely<Database> {
-  mkdirSync(dataDir, { recursive: true });
-  const file = new Sqlite(join(dataDir, "tributary.db"));
-  for (const pragma of SQLITE_PRAGMAS) file.pragma(pragma);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+export const SQLITE_FILE = "tributary.db";
+
+/**
+ * Opens (creating when new) the data directory's database file and tunes it. Fails with an
+ * error naming the path and the cause (read-only, permission denied, ...), for main.ts to print.
+ */
+export function sqliteDialect(dataDir: string): Dialect {
+  const path = join(dataDir, SQLITE_FILE);
+  makeDataDirectory(dataDir);
+  try {
+    // The file holds API key hashes, sealed secrets and every event: readable by this user only.
+    // Creating it here (SQLite would use the umask's mode) sets that, and SQLite gives the -wal
+    // and -shm files the mode of the database file. Opening for append also checks, with the
+    // system's own error, that the file and the directory are writable.
+    closeSync(openSync(path, "a", 0o600));
+    restrictMode(path);
+  } catch (err) {
+    throw fileError("cannot open the database", path, err);
+  }
+  let file: Sqlite.Database | undefined;
+  try {
+    file = new Sqlite(path);
+    for (const pragma of SQLITE_PRAGMAS) file.pragma(pragma);
+  } catch (err) {
+    file?.close();
+    throw fileError("cannot open the database", path, directoryProblem(dataDir) ?? err);
+  }
+  return new SqliteDialect({ database: withStatementCache(file) });
+}
+
+// A database made before files were created 0600 (or copied in with a looser mode) is narrowed
+// to this user, and so are its -wal and -shm files. A file we don't own can't be changed; it
+// stays as it is (the operator chose that), so that failure is ignored.
+function restrictMode(path: string): void {
+  for (const f of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      const mode = statSync(f).mode & 0o777;
+      if (mode & 0o077) chmodSync(f, mode & 0o700);
+    } catch {
+      // missing (-wal, -shm) or not ours
+    }
+  }
+}
+
+// SQLite reports a directory it can't create its -wal/-shm files in as SQLITE_CANTOPEN; the
+// system's error about the directory says more.
+function directoryProblem(dataDir: string): unknown {
+  try {
+    accessSync(dataDir, constants.W_OK | constants.X_OK);
+    return undefined;
+  } catch (err) {
+    return err;
+  }
 }

@@ -1,9 +1,13 @@
-import type { Kysely } from "kysely";
+import { Kysely } from "kysely";
+import { join } from "node:path";
 import type { Database } from "./schema.ts";
 import type { Store } from "./port.ts";
-import { openSqlite } from "./sqlite.ts";
-import { openPostgres } from "./postgres.ts";
+import { SQLITE_FILE, sqliteDialect } from "./sqlite.ts";
+import { describePostgresUrl, postgresDialect } from "./postgres.ts";
 import { migrate } from "./migrations.ts";
+import { withFaultTranslation } from "./fault-dialect.ts";
+import { StoreHealth } from "./health.ts";
+import { describeFault, isStorageUnavailable } from "./faults.ts";
 import { userQueries } from "./queries/users.ts";
 import { componentQueries } from "./queries/components.ts";
 import { sourceQueries } from "./queries/sources.ts";
@@ -19,7 +23,7 @@ export interface StoreOptions {
   databaseUrl?: string;
 }
 
-function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>): Store {
+function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>, health: StoreHealth): Store {
   return {
     kind,
     users: userQueries(db),
@@ -30,17 +34,55 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>)
     workflows: workflowQueries(db),
     webhooks: webhookQueries(db),
     deliveries: deliveryQueries(db),
-    transaction: (fn) => db.transaction().execute((trx) => fn(bind(trx, kind, root))),
+    transaction: (fn) => db.transaction().execute((trx) => fn(bind(trx, kind, root, health))),
+    get available() {
+      return health.available;
+    },
     async ping() {
+      health.check();
       await db.selectFrom("users").select("seq").limit(1).execute();
     },
-    close: () => root.destroy(),
+    onRecovered: (listener) => health.onRecovered(listener),
+    onUnavailable: (listener) => health.onUnavailable(listener),
+    close: () => {
+      health.close();
+      return root.destroy();
+    },
   };
 }
 
-/** Opens the configured store and brings its schema up to date. */
+// The health probe: one upsert of one row (migration 004), a real write that needs the disk,
+// the server and the connection to work, and nothing more.
+function probe(db: Kysely<Database>): Promise<unknown> {
+  const at = Date.now();
+  return db
+    .insertInto("health_probe")
+    .values({ id: 1, at_ms: at })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ at_ms: at }))
+    .execute();
+}
+
+/**
+ * Opens the configured store and brings its schema up to date. A store that can't be opened or
+ * written fails with a message that names the database and the cause, for main.ts to print.
+ */
 export async function openStore(opts: StoreOptions): Promise<Store> {
-  const db = opts.kind === "postgres" ? openPostgres(opts.databaseUrl!) : openSqlite(opts.dataDir);
-  await migrate(db, opts.kind);
-  return bind(db, opts.kind, db);
+  // the probe runs only once the store is open, so `db` is set by then
+  const health: StoreHealth = new StoreHealth((): Promise<unknown> => probe(db));
+  const dialect = opts.kind === "postgres" ? postgresDialect(opts.databaseUrl!) : sqliteDialect(opts.dataDir);
+  const db: Kysely<Database> = new Kysely<Database>({ dialect: withFaultTranslation(dialect, health.translate) });
+  try {
+    await migrate(db, opts.kind);
+  } catch (err) {
+    health.close();
+    await db.destroy().catch(() => {});
+    const cause = (err as Error).cause;
+    if (!isStorageUnavailable(cause)) throw err;
+    const what =
+      opts.kind === "postgres"
+        ? `cannot use the PostgreSQL database ${describePostgresUrl(opts.databaseUrl!)}`
+        : `cannot write the database ${join(opts.dataDir, SQLITE_FILE)}`;
+    throw new Error(`${what}: ${describeFault(cause)}`, { cause: err });
+  }
+  return bind(db, opts.kind, db, health);
 }
