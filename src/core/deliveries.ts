@@ -1,4 +1,5 @@
 import type { DeliveryRow, Store } from "../store/port.ts";
+import type { Capacity } from "./capacity.ts";
 import type { CommitQueue } from "./commit-queue.ts";
 import type { Invocations } from "./invocations.ts";
 import type { Quotas } from "./quotas.ts";
@@ -12,16 +13,28 @@ import type { WebhookSender } from "./webhook-sender.ts";
 // and is not retried. When the listener's owner is over quota the lane waits. A webhook lane
 // POSTs one at a time and retries a failure with backoff, holding later deliveries back so they
 // arrive in order; after the last try the delivery is dropped and logged.
+//
+// Memory stays bounded: a lane holds at most LANE_MEMORY rows, and runs take room from the
+// shared Capacity. Rows past that wait in the delivery table (where they are durable already)
+// and are read back, oldest first, when the lane has drained what it holds.
 
 const MAX_IN_FLIGHT = 256;
+const LANE_MEMORY = 512;
 const QUOTA_RECHECK_MS = 60_000;
+const RETRY_AFTER_FAILURE_MS = 2000;
 export const WEBHOOK_TRIES = 5;
 
 interface Lane {
   queue: DeliveryRow[];
-  inFlight: number;
+  /** ids of the deliveries running now (their rows are still in the store) */
+  inFlight: Set<string>;
   busy: boolean;
+  /** rows may wait in the store that the lane does not hold */
+  overflow: boolean;
+  /** rows arrived while the lane read back: read again before trusting "no overflow" */
+  dirty: boolean;
   timer?: NodeJS.Timeout;
+  wake: () => void;
 }
 
 export interface DeliveryDeps {
@@ -31,6 +44,7 @@ export interface DeliveryDeps {
   invocations: Invocations;
   quotas: Quotas;
   webhooks: WebhookSender;
+  capacity: Capacity;
   /** waits between webhook tries: WEBHOOK_TRIES - 1 of them */
   backoffMs: readonly number[];
   log: (err: unknown, what: string) => void;
@@ -45,13 +59,17 @@ export class Deliveries {
     this.#d = deps;
   }
 
-  /** deliveries just committed (or found pending at start), oldest first */
+  /** deliveries just committed, oldest first */
   add(rows: DeliveryRow[]): void {
     const touched = new Set<string>();
     for (const row of rows) {
-      let lane = this.#lanes.get(row.listener_id);
-      if (!lane) this.#lanes.set(row.listener_id, (lane = { queue: [], inFlight: 0, busy: false }));
-      lane.queue.push(row);
+      const lane = this.#lane(row.listener_id);
+      if (lane.overflow || lane.queue.length >= LANE_MEMORY) {
+        lane.overflow = true;
+        lane.dirty = true;
+      } else {
+        lane.queue.push(row);
+      }
       touched.add(row.listener_id);
     }
     for (const id of touched) this.#pump(id);
@@ -59,34 +77,84 @@ export class Deliveries {
 
   /** At start: everything queued before the last stop goes out again. */
   async start(): Promise<void> {
-    this.add(await this.#d.store.deliveries.pending());
+    await this.resume();
+  }
+
+  /** Reads every listener's queued rows back from the store (at start, or after a storage fault). */
+  async resume(): Promise<void> {
+    for (const id of await this.#d.store.deliveries.listeners()) {
+      const lane = this.#lane(id);
+      lane.overflow = true;
+      lane.dirty = true;
+      this.#pump(id);
+    }
   }
 
   /** The listener is gone: forget its lane (its rows were deleted with it). */
   drop(listenerId: string): void {
     const lane = this.#lanes.get(listenerId);
-    if (lane?.timer) clearTimeout(lane.timer);
+    if (!lane) return;
+    if (lane.timer) clearTimeout(lane.timer);
+    this.#d.capacity.forget(lane.wake);
     this.#lanes.delete(listenerId);
   }
 
   close(): void {
     this.#closed = true;
-    for (const lane of this.#lanes.values()) if (lane.timer) clearTimeout(lane.timer);
+    for (const lane of this.#lanes.values()) {
+      if (lane.timer) clearTimeout(lane.timer);
+      this.#d.capacity.forget(lane.wake);
+    }
+  }
+
+  #lane(id: string): Lane {
+    let lane = this.#lanes.get(id);
+    if (!lane) {
+      lane = { queue: [], inFlight: new Set(), busy: false, overflow: false, dirty: false, wake: () => this.#pump(id) };
+      this.#lanes.set(id, lane);
+    }
+    return lane;
   }
 
   #pump(id: string): void {
     const lane = this.#lanes.get(id);
     if (!lane || lane.busy || lane.timer || this.#closed) return;
     lane.busy = true;
-    const work = id.startsWith("wh_") ? this.#webhook(id, lane) : this.#invoke(id, lane);
-    work
-      .catch((e) => this.#d.log(e, `delivering to ${id} failed`))
+    const work = async () => {
+      if (this.#shouldRead(lane)) await this.#readBack(id, lane);
+      if (id.startsWith("wh_")) await this.#webhook(id, lane);
+      else await this.#invoke(id, lane);
+    };
+    work()
+      .catch((e) => {
+        this.#d.log(e, `delivering to ${id} failed; trying again shortly`);
+        lane.overflow = true;
+        lane.queue = [];
+        if (!lane.timer) this.#wake(id, lane, RETRY_AFTER_FAILURE_MS);
+      })
       .finally(() => {
         lane.busy = false;
-        if (lane.queue.length === 0 && lane.inFlight === 0 && !lane.timer) {
+        if (lane.queue.length === 0 && lane.inFlight.size === 0 && !lane.timer && !lane.overflow) {
           if (this.#lanes.get(id) === lane) this.#lanes.delete(id);
+        } else if (this.#shouldRead(lane) && !lane.timer && lane.dirty) {
+          // rows arrived while it read back: go round again
+          this.#pump(id);
         }
       });
+  }
+
+  // Read back once the lane has run through what it holds and half its runs are done, so each
+  // read brings many new rows instead of re-reading the ones still running.
+  #shouldRead(lane: Lane): boolean {
+    return lane.queue.length === 0 && lane.overflow && lane.inFlight.size <= MAX_IN_FLIGHT / 2;
+  }
+
+  async #readBack(id: string, lane: Lane): Promise<void> {
+    lane.dirty = false;
+    const want = LANE_MEMORY + lane.inFlight.size;
+    const rows = await this.#d.store.deliveries.pendingFor(id, want);
+    lane.queue = rows.filter((r) => !lane.inFlight.has(r.id));
+    if (rows.length < want && !lane.dirty) lane.overflow = false;
   }
 
   #wake(id: string, lane: Lane, ms: number): void {
@@ -97,7 +165,7 @@ export class Deliveries {
   }
 
   async #invoke(id: string, lane: Lane): Promise<void> {
-    while (lane.queue.length > 0 && lane.inFlight < MAX_IN_FLIGHT && !this.#closed) {
+    while (lane.queue.length > 0 && lane.inFlight.size < MAX_IN_FLIGHT && !this.#closed) {
       const t = await this.#d.targets.get(id);
       if (!t) {
         // deleted: its rows went with it
@@ -108,21 +176,42 @@ export class Deliveries {
         // a disabled listener takes nothing, as its HTTP endpoint takes nothing
         const dropped = lane.queue.splice(0);
         await this.#d.commits.add({ deliveriesDone: dropped.map((d) => d.id) });
-        return;
+        if (this.#shouldRead(lane)) await this.#readBack(id, lane);
+        continue;
       }
       if (!(await this.#d.quotas.admit(t, "run"))) {
         this.#wake(id, lane, QUOTA_RECHECK_MS);
         return;
       }
-      const d = lane.queue.shift()!;
-      lane.inFlight++;
+      const d = lane.queue[0];
+      const bytes = d.payload.length;
+      if (!this.#d.capacity.tryTake(bytes)) {
+        this.#d.capacity.whenFree(lane.wake);
+        return;
+      }
+      lane.queue.shift();
+      lane.inFlight.add(d.id);
       this.#d.invocations
         .invoke(t, "run", d.payload, { delivery: { id: d.id, hops: d.hops } })
-        .catch((e) => this.#d.log(e, "committing a delivered run failed; it runs again at the next start"))
-        .finally(() => {
-          lane.inFlight--;
-          this.#pump(id);
+        .then(
+          () => false,
+          (e: unknown) => {
+            this.#d.log(e, "committing a delivered run failed; it runs again shortly");
+            return true;
+          },
+        )
+        .then((failed) => {
+          lane.inFlight.delete(d.id);
+          this.#d.capacity.give(bytes);
+          if (failed) {
+            lane.overflow = true;
+            lane.dirty = true;
+            if (!lane.timer) this.#wake(id, lane, RETRY_AFTER_FAILURE_MS);
+          } else {
+            this.#pump(id);
+          }
         });
+      if (this.#shouldRead(lane)) await this.#readBack(id, lane);
     }
   }
 
@@ -146,12 +235,13 @@ export class Deliveries {
         if (!outcome.ok) {
           this.#d.log(new Error(outcome.reason), `webhook ${id} gave up on event ${d.event_id} after ${d.attempts} tries`);
         }
-        lane.queue.shift();
         await this.#d.commits.add({ deliveriesDone: [d.id] });
-        continue;
+        lane.queue.shift();
+      } else {
+        d.next_at_ms = Date.now() + (this.#d.backoffMs[d.attempts - 1] ?? this.#d.backoffMs.at(-1) ?? 60_000);
+        await this.#d.store.deliveries.retry(d.id, d.attempts, d.next_at_ms);
       }
-      d.next_at_ms = Date.now() + (this.#d.backoffMs[d.attempts - 1] ?? this.#d.backoffMs.at(-1) ?? 60_000);
-      await this.#d.store.deliveries.retry(d.id, d.attempts, d.next_at_ms);
+      if (this.#shouldRead(lane)) await this.#readBack(id, lane);
     }
   }
 }

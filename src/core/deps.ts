@@ -21,4 +21,6 @@ export interface CoreDeps {
   version: string;
   /** waits between a webhook delivery's tries (decisions §5: 5 tries over about an hour) */
   webhookBackoffMs: readonly number[];
+  /** queued work held in memory at once (runs from the inbox, deliveries); the rest waits in the store */
+  backlog: { maxInFlight: number; maxInFlightBytes: number };
 }

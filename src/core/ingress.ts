@@ -2,6 +2,7 @@ import { parse as parseForm } from "node:querystring";
 import { AppError, notFound } from "../lib/errors.ts";
 import type { HttpResponse } from "../runtime/protocol.ts";
 import type { InboxQueue } from "./inbox-queue.ts";
+import type { InboxPump } from "./inbox-pump.ts";
 import type { Invocations } from "./invocations.ts";
 import type { Target } from "./target.ts";
 import type { Quotas } from "./quotas.ts";
@@ -63,20 +64,14 @@ export class Ingress {
   readonly #inv: Invocations;
   readonly #quotas: Quotas;
   readonly #inbox: InboxQueue;
-  readonly #log: (err: unknown, what: string) => void;
+  readonly #pump: InboxPump;
 
-  constructor(
-    targets: Targets,
-    invocations: Invocations,
-    quotas: Quotas,
-    inbox: InboxQueue,
-    log: (err: unknown, what: string) => void,
-  ) {
-    this.#log = log;
+  constructor(targets: Targets, invocations: Invocations, quotas: Quotas, inbox: InboxQueue, pump: InboxPump) {
     this.#targets = targets;
     this.#inv = invocations;
     this.#quotas = quotas;
     this.#inbox = inbox;
+    this.#pump = pump;
   }
 
   async receive(key: string, req: IncomingHttp): Promise<HttpResponse> {
@@ -92,7 +87,7 @@ export class Ingress {
     return ACCEPTED;
   }
 
-  /** Durably accepts a run of `t` with `event`, then runs it in the background. */
+  /** Durably accepts a run of `t` with `event`; it runs in the background, when there is room. */
   async enqueue(t: Target, event: unknown): Promise<void> {
     const eventJson = event === undefined ? undefined : JSON.stringify(event);
     const seq = await this.#inbox.add({
@@ -102,10 +97,7 @@ export class Ingress {
       event: eventJson ?? "",
       received_at_ms: Date.now(),
     });
-    this.#inv.invoke(t, "run", eventJson, { inboxSeq: seq }).catch((e) => {
-      // a failed commit leaves the inbox row in place; the run is retried at the next start
-      this.#log(e, "committing an accepted run failed");
-    });
+    this.#pump.accepted(t, seq, eventJson);
   }
 
   async #respond(t: Target, event: unknown): Promise<HttpResponse> {

@@ -4,6 +4,8 @@ import type { SourceRow, UserRow } from "../store/port.ts";
 import type { CoreDeps } from "./deps.ts";
 import { CommitQueue } from "./commit-queue.ts";
 import { InboxQueue } from "./inbox-queue.ts";
+import { InboxPump } from "./inbox-pump.ts";
+import { Capacity } from "./capacity.ts";
 import { Ingress } from "./ingress.ts";
 import { Invocations } from "./invocations.ts";
 import type { Target } from "./target.ts";
@@ -33,6 +35,8 @@ export class SourceRuntime {
   readonly bus: Bus;
   readonly routes: Routes;
   readonly deliveries: Deliveries;
+  readonly capacity: Capacity;
+  readonly pump: InboxPump;
   readonly #deps: CoreDeps;
   readonly #commits: CommitQueue;
   /** where failures nobody awaits are reported (the service's logger, once it exists) */
@@ -61,7 +65,9 @@ export class SourceRuntime {
     this.quotas = new Quotas(this.usage, this.invocations);
     const log = (err: unknown, what: string) => this.log(err, what);
     this.timers = new Timers(deps.store, this.invocations, this.quotas, log);
-    this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), log);
+    this.capacity = new Capacity(deps.backlog.maxInFlight, deps.backlog.maxInFlightBytes);
+    this.pump = new InboxPump({ store: deps.store, targets: this.targets, invocations: this.invocations, capacity: this.capacity, log });
+    this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), this.pump);
     this.deliveries = new Deliveries({
       store: deps.store,
       commits: this.#commits,
@@ -69,6 +75,7 @@ export class SourceRuntime {
       invocations: this.invocations,
       quotas: this.quotas,
       webhooks: new WebhookSender(deps.secrets, deps.fetchAllow),
+      capacity: this.capacity,
       backoffMs: deps.webhookBackoffMs,
       log,
     });
@@ -85,25 +92,25 @@ export class SourceRuntime {
    */
   async start(): Promise<void> {
     const store = this.#deps.store;
-    for (const row of await store.events.inboxPending()) {
-      const t = await this.targets.get(row.source_id);
-      if (!t || !t.source.active) continue;
-      this.invocations
-        .invoke(t, "run", row.event === "" ? undefined : row.event, { inboxSeq: row.seq })
-        .catch((e) => this.log(e, "replaying an accepted run failed"));
-    }
+    await this.pump.resume();
     const emitters = [...(await store.sources.listActive()), ...(await store.workflows.listActive())];
     for (const { id } of emitters) {
       const t = await this.targets.get(id);
       if (t && timerOf(t)) await this.timers.schedule(t);
     }
     await this.deliveries.start();
+    // Work that failed while the store could not write resumes as soon as it can again.
+    store.onRecovered(() => {
+      this.pump.resume().catch((e) => this.log(e, "resuming accepted runs failed"));
+      this.deliveries.resume().catch((e) => this.log(e, "resuming deliveries failed"));
+    });
   }
 
   /** A source or workflow was deleted: stop everything of it and end its live streams. */
   gone(sourceId: string, userId: string): void {
     this.routes.invalidate(userId);
     this.deliveries.drop(sourceId);
+    this.pump.drop(sourceId);
     this.timers.cancel(sourceId);
     this.targets.invalidate(sourceId);
     this.invocations.forget(sourceId);
@@ -112,6 +119,7 @@ export class SourceRuntime {
 
   async close(): Promise<void> {
     this.invocations.stop();
+    this.pump.close();
     this.timers.close();
     this.deliveries.close();
     await this.#commits.drain();

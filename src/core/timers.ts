@@ -31,6 +31,11 @@ export class Timers {
   readonly #inv: Invocations;
   readonly #quotas: Quotas;
   readonly #handles = new Map<string, NodeJS.Timeout>();
+  /**
+   * Sources with a tick running, and the tick that came due meanwhile (if any). A source's ticks
+   * never pile up in memory: while one runs, later ones coalesce into a single late tick.
+   */
+  readonly #running = new Map<string, { t: Target; event: object; next: number } | null>();
   readonly #log: (err: unknown, what: string) => void;
   #closed = false;
 
@@ -89,12 +94,30 @@ export class Timers {
       "cron" in timer
         ? { timestamp: Math.floor(now / 1000), cron: timer.cron }
         : { timestamp: Math.floor(now / 1000), interval_seconds: timer.intervalSeconds };
-    void this.#quotas.admit(t, "run").then((ok) => {
-      if (ok) return this.#inv.invoke(t, "run", JSON.stringify(event), { timerNextDueMs: next });
-      return undefined;
-    }).catch((e) => {
-      // a failed run is on $errors already; this is the store failing, and the tick reruns at start
-      this.#log(e, "committing a timer tick failed");
-    });
+    this.#tick(t, event, next);
+  }
+
+  #tick(t: Target, event: object, next: number): void {
+    const id = t.source.id;
+    if (this.#running.has(id)) {
+      this.#running.set(id, { t, event, next });
+      return;
+    }
+    this.#running.set(id, null);
+    void this.#quotas
+      .admit(t, "run")
+      .then((ok) => {
+        if (ok) return this.#inv.invoke(t, "run", JSON.stringify(event), { timerNextDueMs: next });
+        return undefined;
+      })
+      .catch((e) => {
+        // a failed run is on $errors already; this is the store failing, and the tick reruns at start
+        this.#log(e, "committing a timer tick failed");
+      })
+      .finally(() => {
+        const owed = this.#running.get(id);
+        this.#running.delete(id);
+        if (owed && !this.#closed && this.#handles.has(id)) this.#tick(owed.t, owed.event, owed.next);
+      });
   }
 }

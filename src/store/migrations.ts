@@ -4,6 +4,7 @@ import { initialSchema } from "./migrations/001_initial.ts";
 import { eventsSchema } from "./migrations/002_events.ts";
 import { flowSchema } from "./migrations/003_flow.ts";
 import { healthProbeSchema } from "./migrations/004_health_probe.ts";
+import { backlogIndexes } from "./migrations/005_backlog_indexes.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -14,6 +15,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "002_events": eventsSchema(dialect),
     "003_flow": flowSchema(dialect),
     "004_health_probe": healthProbeSchema(),
+    "005_backlog_indexes": backlogIndexes(),
   };
 }
 

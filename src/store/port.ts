@@ -189,6 +189,10 @@ export interface WebhookStore {
 export interface DeliveryStore {
   /** every queued delivery, oldest first (resumed at start) */
   pending(): Promise<DeliveryRow[]>;
+  /** the listeners that have queued deliveries */
+  listeners(): Promise<string[]>;
+  /** a listener's oldest `limit` queued deliveries, oldest first */
+  pendingFor(listenerId: string, limit: number): Promise<DeliveryRow[]>;
   /** a failed webhook attempt: count it and set when to try again */
   retry(id: string, attempts: number, nextAtMs: number): Promise<void>;
   /** drops everything queued for a listener that is gone */
@@ -297,6 +301,10 @@ export interface EventStore {
   inboxAdd(rows: Omit<InboxRow, "seq">[]): Promise<number[]>;
   /** every pending inbox row, oldest first (replayed at start) */
   inboxPending(): Promise<InboxRow[]>;
+  /** the sources that have pending inbox rows */
+  inboxSources(): Promise<string[]>;
+  /** a source's oldest `limit` pending inbox rows, oldest first */
+  inboxFor(sourceId: string, limit: number): Promise<InboxRow[]>;
   timer(sourceId: string): Promise<number | undefined>;
   setTimer(sourceId: string, nextDueMs: number): Promise<void>;
   commit(batch: CommitBatch): Promise<void>;

@@ -24,6 +24,20 @@ export function deliveryQueries(db: Kysely<Database>): DeliveryStore {
       const rows = await db.selectFrom("deliveries").selectAll().orderBy("seq", "asc").execute();
       return rows.map(deliveryRow);
     },
+    async listeners() {
+      const rows = await db.selectFrom("deliveries").select("listener_id").distinct().execute();
+      return rows.map((r) => r.listener_id);
+    },
+    async pendingFor(listenerId, limit) {
+      const rows = await db
+        .selectFrom("deliveries")
+        .selectAll()
+        .where("listener_id", "=", listenerId)
+        .orderBy("seq", "asc")
+        .limit(limit)
+        .execute();
+      return rows.map(deliveryRow);
+    },
     async retry(id, attempts, nextAtMs) {
       await db.updateTable("deliveries").set({ attempts, next_at_ms: nextAtMs }).where("id", "=", id).execute();
     },

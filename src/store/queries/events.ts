@@ -92,15 +92,15 @@ export function eventQueries(db: Kysely<Database>): EventStore {
     },
     async inboxPending() {
       const rows = await db.selectFrom("inbox").selectAll().orderBy("seq", "asc").execute();
-      return rows.map(
-        (r): InboxRow => ({
-          seq: Number(r.seq),
-          source_id: r.source_id,
-          kind: r.kind,
-          event: r.event,
-          received_at_ms: Number(r.received_at_ms),
-        }),
-      );
+      return rows.map(inboxRow);
+    },
+    async inboxSources() {
+      const rows = await db.selectFrom("inbox").select("source_id").distinct().execute();
+      return rows.map((r) => r.source_id);
+    },
+    async inboxFor(sourceId, limit) {
+      const rows = await db.selectFrom("inbox").selectAll().where("source_id", "=", sourceId).orderBy("seq", "asc").limit(limit).execute();
+      return rows.map(inboxRow);
     },
     async timer(sourceId) {
       const r = await db.selectFrom("timers").select("next_due_ms").where("source_id", "=", sourceId).executeTakeFirst();
@@ -115,4 +115,8 @@ export function eventQueries(db: Kysely<Database>): EventStore {
     },
     commit: (batch) => db.transaction().execute((trx) => commitBatch(trx, batch)),
   };
+}
+
+function inboxRow(r: { seq: number | string | bigint; source_id: string; kind: string; event: string; received_at_ms: number | string | bigint }): InboxRow {
+  return { seq: Number(r.seq), source_id: r.source_id, kind: r.kind, event: r.event, received_at_ms: Number(r.received_at_ms) };
 }

@@ -1,0 +1,197 @@
+import type { InboxRow, Store } from "../store/port.ts";
+import type { Capacity } from "./capacity.ts";
+import type { Invocations } from "./invocations.ts";
+import type { Target } from "./target.ts";
+import type { Targets } from "./targets.ts";
+
+// Accepted runs (inbox rows) reach the runners through here, so the work held in memory stays
+// bounded: at most PER_SOURCE runs in flight per source and what the shared Capacity allows in
+// all. Everything else waits in the inbox table, where it is durable already, and is read back
+// oldest first as runs finish. A run whose commit failed (the store was unavailable) is still in
+// the inbox: its source pauses, then reads it back, so stuck work resumes by itself.
+//
+// Order: a source's rows run in seq order. While a source has rows waiting in the store, new
+// ones are not run directly (they would overtake); they are read back after the older ones.
+
+const PER_SOURCE = 256;
+const RETRY_AFTER_FAILURE_MS = 2000;
+
+interface Lane {
+  /** seqs running now, with the bytes they took from the capacity */
+  inFlight: Map<number, number>;
+  /** rows may be waiting in the store that are neither running nor done */
+  backlog: boolean;
+  /** a new row arrived while a read-back was running: read again before trusting "no backlog" */
+  dirty: boolean;
+  reading: boolean;
+  paused?: NodeJS.Timeout;
+  wake: () => void;
+}
+
+export interface InboxPumpDeps {
+  store: Store;
+  targets: Targets;
+  invocations: Invocations;
+  capacity: Capacity;
+  log: (err: unknown, what: string) => void;
+}
+
+export class InboxPump {
+  readonly #d: InboxPumpDeps;
+  readonly #lanes = new Map<string, Lane>();
+  #closed = false;
+
+  constructor(deps: InboxPumpDeps) {
+    this.#d = deps;
+  }
+
+  /** Rows in flight or known to wait, across sources (a metric, and for tests). */
+  get inFlight(): number {
+    let n = 0;
+    for (const lane of this.#lanes.values()) n += lane.inFlight.size;
+    return n;
+  }
+
+  /** A row was just written to the inbox: run it now if there is room, else later from the store. */
+  accepted(t: Target, seq: number, eventJson: string | undefined): void {
+    if (this.#closed) return;
+    const lane = this.#lane(t.source.id);
+    const bytes = eventJson?.length ?? 0;
+    if (!lane.backlog && !lane.paused && lane.inFlight.size < PER_SOURCE && this.#d.capacity.tryTake(bytes)) {
+      this.#run(t, lane, seq, eventJson, bytes);
+      return;
+    }
+    lane.backlog = true;
+    lane.dirty = true;
+    this.#pump(t.source.id);
+  }
+
+  /** At start, and when the store comes back after a fault: read every source's rows back. */
+  async resume(): Promise<void> {
+    for (const id of await this.#d.store.events.inboxSources()) {
+      const lane = this.#lane(id);
+      lane.backlog = true;
+      lane.dirty = true;
+      if (lane.paused) {
+        clearTimeout(lane.paused);
+        lane.paused = undefined;
+      }
+      this.#pump(id);
+    }
+  }
+
+  /** The source was deleted: its rows went with it. */
+  drop(sourceId: string): void {
+    const lane = this.#lanes.get(sourceId);
+    if (!lane) return;
+    if (lane.paused) clearTimeout(lane.paused);
+    this.#d.capacity.forget(lane.wake);
+    lane.backlog = false;
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const lane of this.#lanes.values()) {
+      if (lane.paused) clearTimeout(lane.paused);
+      this.#d.capacity.forget(lane.wake);
+    }
+  }
+
+  #lane(sourceId: string): Lane {
+    let lane = this.#lanes.get(sourceId);
+    if (!lane) {
+      const created: Lane = { inFlight: new Map(), backlog: false, dirty: false, reading: false, wake: () => this.#pump(sourceId) };
+      this.#lanes.set(sourceId, (lane = created));
+    }
+    return lane;
+  }
+
+  #run(t: Target, lane: Lane, seq: number, eventJson: string | undefined, bytes: number): void {
+    lane.inFlight.set(seq, bytes);
+    this.#d.invocations
+      .invoke(t, "run", eventJson, { inboxSeq: seq })
+      .then(
+        () => false,
+        (e: unknown) => {
+          // The row is still in the inbox: it runs again once the store takes writes.
+          this.#d.log(e, "committing an accepted run failed; it runs again shortly");
+          return true;
+        },
+      )
+      .then((failed) => {
+        lane.inFlight.delete(seq);
+        this.#d.capacity.give(bytes);
+        if (failed) this.#pause(t.source.id, lane);
+        else if (lane.backlog) this.#pump(t.source.id);
+        else this.#forgetIfIdle(t.source.id, lane);
+      });
+  }
+
+  #pause(sourceId: string, lane: Lane): void {
+    lane.backlog = true;
+    lane.dirty = true;
+    if (lane.paused || this.#closed) return;
+    lane.paused = setTimeout(() => {
+      lane.paused = undefined;
+      this.#pump(sourceId);
+    }, RETRY_AFTER_FAILURE_MS);
+  }
+
+  #forgetIfIdle(sourceId: string, lane: Lane): void {
+    if (lane.inFlight.size === 0 && !lane.backlog && !lane.paused && !lane.reading && this.#lanes.get(sourceId) === lane) {
+      this.#lanes.delete(sourceId);
+    }
+  }
+
+  #pump(sourceId: string): void {
+    const lane = this.#lanes.get(sourceId);
+    if (!lane || this.#closed || !lane.backlog || lane.reading || lane.paused) return;
+    // Read back once half the source's runs are done, so each read brings many new rows
+    // instead of re-reading the ones still running.
+    if (lane.inFlight.size > PER_SOURCE / 2) return;
+    const room = PER_SOURCE - lane.inFlight.size;
+    lane.reading = true;
+    lane.dirty = false;
+    this.#readBack(sourceId, lane, room)
+      .catch((e: unknown) => {
+        this.#d.log(e, "reading accepted runs back from the inbox failed");
+        this.#pause(sourceId, lane);
+      })
+      .finally(() => {
+        lane.reading = false;
+        if (lane.backlog && lane.dirty) this.#pump(sourceId);
+        else this.#forgetIfIdle(sourceId, lane);
+      });
+  }
+
+  async #readBack(sourceId: string, lane: Lane, room: number): Promise<void> {
+    const want = room + lane.inFlight.size;
+    const rows = await this.#d.store.events.inboxFor(sourceId, want);
+    const t = await this.#d.targets.get(sourceId);
+    if (!t || !t.source.active) {
+      // Deleted (its rows go with it) or disabled: the rows wait until it is enabled or started again.
+      lane.backlog = false;
+      return;
+    }
+    let took = 0;
+    for (const row of rows) {
+      if (lane.inFlight.has(row.seq)) continue;
+      const eventJson = eventOf(row);
+      const bytes = eventJson?.length ?? 0;
+      if (!this.#d.capacity.tryTake(bytes)) {
+        this.#d.capacity.whenFree(lane.wake);
+        return;
+      }
+      took++;
+      this.#run(t, lane, row.seq, eventJson, bytes);
+    }
+    // Everything the store had fits in memory now; new rows may be run directly again.
+    if (rows.length < want && !lane.dirty) lane.backlog = false;
+    if (took === 0) this.#d.capacity.wakeNext();
+  }
+}
+
+/** "" is a run with no event (POST /sources/{id}/run without one). */
+export function eventOf(row: InboxRow): string | undefined {
+  return row.event === "" ? undefined : row.event;
+}
