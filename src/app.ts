@@ -73,6 +73,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       health: () => store.ping(),
     });
     core.runtime.log = (err, what) => http.log.error({ err }, what);
+    store.onUnavailable((err) => http.log.error({ err }, "storage unavailable: answering 503 until a probe write succeeds"));
+    store.onRecovered(() => http.log.warn("storage available again"));
     http.addHook("onClose", shutdown);
     await core.runtime.start();
     return { http, core, createdAdminKey, close: () => http.close() };
