@@ -71,6 +71,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       bodyLimit: config.apiBodyLimit,
       version: VERSION,
       health: () => store.ping(),
+      limits: config.httpLimits,
     });
     core.runtime.log = (err, what) => http.log.error({ err }, what);
     store.onUnavailable((err) => http.log.error({ err }, "storage unavailable: answering 503 until a probe write succeeds"));

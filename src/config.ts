@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { cpus } from "node:os";
+import { openFilesLimit } from "./lib/open-files-limit.ts";
 
 // One typed object, resolved once from env (and `--flag=value` arguments), with defaults that
 // run the embedded store with no setup at all (decisions §1).
@@ -26,7 +27,44 @@ export interface Config {
   apiBodyLimit: number;
   /** waits between webhook tries, ms (decisions §5: 5 tries over about an hour) */
   webhookBackoffMs: number[];
+  /** how long a connection may take over its requests, and how many there may be (slowloris) */
+  httpLimits: HttpLimits;
 }
+
+// --- HTTP connection limits (the HTTP edge) ---
+export interface HttpLimits {
+  /** from a connection's first byte (or the end of the previous request) to the end of the headers */
+  headersTimeoutMs: number;
+  /** from the first byte to the end of the body; the response may take as long as it needs */
+  requestTimeoutMs: number;
+  /** no bytes either way for this long ends a connection (a response waiting on a run included) */
+  idleTimeoutMs: number;
+  /** an idle kept-alive connection between requests */
+  keepAliveTimeoutMs: number;
+  /** connections over this are refused at once, so they can't take every file descriptor */
+  maxConnections: number;
+}
+
+function httpLimits(e: Env, invocationTimeoutMs: number): HttpLimits {
+  const headersTimeoutMs = int("TRIBUTARY_HTTP_HEADERS_TIMEOUT_MS", e.TRIBUTARY_HTTP_HEADERS_TIMEOUT_MS, 20_000, 100);
+  const requestTimeoutMs = int("TRIBUTARY_HTTP_REQUEST_TIMEOUT_MS", e.TRIBUTARY_HTTP_REQUEST_TIMEOUT_MS, 60_000, 100);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new Error("TRIBUTARY_HTTP_REQUEST_TIMEOUT_MS (headers and body) can't be shorter than TRIBUTARY_HTTP_HEADERS_TIMEOUT_MS");
+  }
+  // A customResponse request is silent until its run ends, so by default the idle limit waits it out.
+  const idleDefault = invocationTimeoutMs + 30_000;
+  // Half the descriptors at most: the store, the runners and outgoing fetches need the rest.
+  const fds = openFilesLimit();
+  const connectionsDefault = Math.max(64, Math.min(10_000, fds ? Math.floor(fds / 2) : 10_000));
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    idleTimeoutMs: int("TRIBUTARY_HTTP_IDLE_TIMEOUT_MS", e.TRIBUTARY_HTTP_IDLE_TIMEOUT_MS, idleDefault, 100),
+    keepAliveTimeoutMs: int("TRIBUTARY_HTTP_KEEPALIVE_TIMEOUT_MS", e.TRIBUTARY_HTTP_KEEPALIVE_TIMEOUT_MS, 72_000, 100),
+    maxConnections: int("TRIBUTARY_HTTP_MAX_CONNECTIONS", e.TRIBUTARY_HTTP_MAX_CONNECTIONS, connectionsDefault, 1),
+  };
+}
+// --- end of HTTP connection limits ---
 
 // 1 + 5 + 15 + 40 minutes: the fifth and last try comes about an hour after the first.
 const WEBHOOK_BACKOFF_MS = [60_000, 300_000, 900_000, 2_400_000];
@@ -72,6 +110,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
   }
   if (store === "postgres" && !e.DATABASE_URL) throw new Error("TRIBUTARY_STORE=postgres needs DATABASE_URL");
   const publicHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  const invocationTimeoutMs = Math.min(300_000, int("TRIBUTARY_INVOCATION_TIMEOUT_MS", e.TRIBUTARY_INVOCATION_TIMEOUT_MS, 30_000, 100));
   return {
     port,
     host,
@@ -89,12 +128,10 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     dailyComputeTimeQuota: int("TRIBUTARY_DAILY_COMPUTE_TIME_QUOTA", e.TRIBUTARY_DAILY_COMPUTE_TIME_QUOTA, 0),
     secretKey: e.TRIBUTARY_SECRET_KEY || undefined,
     runners: int("TRIBUTARY_RUNNERS", e.TRIBUTARY_RUNNERS, Math.max(1, cpus().length), 1),
-    invocationTimeoutMs: Math.min(
-      300_000,
-      int("TRIBUTARY_INVOCATION_TIMEOUT_MS", e.TRIBUTARY_INVOCATION_TIMEOUT_MS, 30_000, 100),
-    ),
+    invocationTimeoutMs,
     logLevel: e.LOG_LEVEL || "info",
     apiBodyLimit: 1024 * 1024,
     webhookBackoffMs: backoff(e.TRIBUTARY_WEBHOOK_BACKOFF_MS),
+    httpLimits: httpLimits(e, invocationTimeoutMs),
   };
 }

@@ -12,6 +12,8 @@ export const MASK = "********";
 export type TimerConfig = { intervalSeconds: number } | { cron: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+// A prop named "toString" or "constructor" must not read Object.prototype's member when not given.
+const own = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
 
 function timerFrom(value: unknown, field: string, problems: FieldProblem[]): TimerConfig | undefined {
   if (!isObject(value)) {
@@ -109,7 +111,8 @@ export function normalizeProps(
   }
   const out: Record<string, unknown> = {};
   for (const p of meta.props) {
-    const value = input[p.name] !== undefined ? input[p.name] : previous[p.name];
+    const given = own(input, p.name);
+    const value = given !== undefined ? given : own(previous, p.name);
     if (p.type === "$.interface.http" || p.type === "$.service.db") continue;
     if (p.type === "$.interface.timer") {
       const timer = value === undefined ? defaultTimer(p) : timerFrom(value, `configured_props.${p.name}`, problems);
@@ -122,9 +125,9 @@ export function normalizeProps(
       }
       continue;
     }
-    const kept = input[p.name] === undefined || input[p.name] === MASK;
-    if (p.secret && kept && previous[p.name] !== undefined) {
-      out[p.name] = previous[p.name];
+    const kept = given === undefined || given === MASK;
+    if (p.secret && kept && own(previous, p.name) !== undefined) {
+      out[p.name] = own(previous, p.name);
       continue;
     }
     if (!checkValue(p, value, problems)) continue;
@@ -143,7 +146,7 @@ export function echoProps(meta: ComponentMeta, stored: Record<string, unknown>, 
       out[p.name] = { endpoint_url: endpointUrl };
       continue;
     }
-    const value = stored[p.name];
+    const value = own(stored, p.name);
     if (p.type === "$.interface.timer") {
       const t = (value ?? defaultTimer(p)) as TimerConfig;
       out[p.name] = "cron" in t ? { cron: t.cron, interval_seconds: null } : { cron: null, interval_seconds: t.intervalSeconds };

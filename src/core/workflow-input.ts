@@ -39,9 +39,11 @@ export function checkSteps(v: unknown, problems: FieldProblem[]): StepInput[] | 
     return undefined;
   }
   const seen = new Set<string>(["trigger"]);
+  const before = problems.length;
   let bytes = 0;
   v.forEach((s: unknown, i) => {
     const at = `steps[${i}]`;
+    // null, a string, an array...: named here, never read as {name, code} below
     if (!isObject(s)) return problems.push({ field: at, message: "must be an object {name, code}" });
     if (typeof s.name !== "string" || !STEP_NAME.test(s.name)) {
       problems.push({ field: `${at}.name`, message: "must be an identifier (letters, digits, _ or $; at most 64)" });
@@ -54,6 +56,7 @@ export function checkSteps(v: unknown, problems: FieldProblem[]): StepInput[] | 
     else bytes += Buffer.byteLength(s.code);
   });
   if (bytes > MAX_CODE_BYTES) problems.push({ field: "steps", message: `the steps' code is over ${MAX_CODE_BYTES} bytes` });
+  if (problems.length > before) return undefined;
   return (v as StepInput[]).map((s) => ({ name: s.name, code: s.code }));
 }
 

@@ -10,7 +10,27 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: ["payload_too_large", "request body is too large"],
   FST_ERR_CTP_EMPTY_JSON_BODY: ["invalid_request", "body is empty"],
   FST_ERR_CTP_INVALID_JSON_BODY: ["invalid_request", "body is not valid JSON"],
+  // the router's own refusals: the URL is never echoed back (it is the attacker's text)
+  FST_ERR_BAD_URL: ["invalid_request", "the URL is not valid (bad percent-encoding)"],
+  FST_ERR_MAX_PARAM_LENGTH: ["uri_too_long", "a segment of the URL path is too long"],
 };
+
+/**
+ * A reply lists this many problems at most, then one entry that counts the rest: a body with
+ * 100,000 unknown keys must not buy a 7 MB answer.
+ */
+export const MAX_DETAILS = 20;
+
+export function capDetails(details: FieldProblem[]): FieldProblem[] {
+  if (details.length <= MAX_DETAILS) return details;
+  const more = details.length - MAX_DETAILS;
+  return [...details.slice(0, MAX_DETAILS), { field: "(more)", message: `${more} more problem${more === 1 ? "" : "s"} not listed` }];
+}
+
+/** The envelope for `code`; what every error reply (and every raw-socket one) carries. */
+export function envelope(code: ErrorCode, message: string, details?: FieldProblem[]) {
+  return { error: { code, message, ...(details && details.length ? { details: capDetails(details) } : {}) } };
+}
 
 function validationDetails(err: FastifyError): FieldProblem[] {
   return (err.validation ?? []).map((v) => {
@@ -38,23 +58,33 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
 export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const app = toAppError(err);
   if (app?.retryAfterSeconds !== undefined) reply.header("retry-after", String(Math.max(1, Math.ceil(app.retryAfterSeconds))));
+  // A component's reply may have set headers before it failed; the envelope is JSON whatever they said.
+  reply.type("application/json; charset=utf-8");
   // Our own 5xx codes carry messages we wrote (never a stack or SQL), so the client gets them.
   if (app && app.status >= 500 && app.code !== "internal") {
     request.log.warn({ err }, "request failed");
-    reply.status(app.status).send({ error: { code: app.code, message: app.message } });
+    reply.status(app.status).send(envelope(app.code, app.message));
     return;
   }
   if (!app || app.status >= 500) {
     request.log.error({ err }, "request failed");
     const code: ErrorCode = app?.code ?? "internal";
-    reply.status(ERROR_STATUS[code]).send({ error: { code, message: "the service failed to handle this request" } });
+    reply.status(ERROR_STATUS[code]).send(envelope(code, "the service failed to handle this request"));
     return;
   }
-  reply.status(app.status).send({
-    error: { code: app.code, message: app.message, ...(app.details ? { details: app.details } : {}) },
-  });
+  reply.status(app.status).send(envelope(app.code, app.message, app.details));
 }
 
+/** Fastify's `frameworkErrors`: the router's bad-URL and too-long-param refusals, in the envelope. */
+export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  errorHandler(err, request, reply);
+}
+
+// The path of an unknown route is named in the 404, cut short: an answer never grows with the URL.
+const MAX_ECHOED_PATH = 200;
+
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
-  reply.status(404).send({ error: { code: "not_found", message: `no route for ${request.method} ${request.url.split("?")[0]}` } });
+  const path = request.url.split("?")[0];
+  const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}...` : path;
+  reply.status(404).send(envelope("not_found", `no route for ${request.method} ${shown}`));
 }

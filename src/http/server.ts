@@ -4,7 +4,10 @@ import { Ajv } from "ajv";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { Core } from "../core/core.ts";
 import { ErrorEnvelope } from "./schemas.ts";
-import { errorHandler, notFoundHandler } from "./errors.ts";
+import { errorHandler, frameworkErrorHandler, notFoundHandler } from "./errors.ts";
+import { answerUnhandledRequests, clientErrorHandler } from "./client-errors.ts";
+import { capConnections, connectionOptions } from "./connections.ts";
+import type { HttpLimits } from "../config.ts";
 import { authHook } from "./auth.ts";
 import { filterHook } from "./filter.ts";
 import { jsonBodyParser } from "./json-body.ts";
@@ -24,6 +27,8 @@ export interface HttpOptions {
   version: string;
   /** answers GET /healthz: resolves when the store is usable */
   health: () => Promise<void>;
+  /** connection timeouts and cap (Config.httpLimits) */
+  limits: HttpLimits;
 }
 
 // Query strings and path params are strings on the wire, so they are coerced (limit=10 → 10);
@@ -42,7 +47,13 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
     // the spec writes /sources/ and /users/me/sources/ with a slash; clients that drop it still arrive
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: "idle",
+    ...connectionOptions(opts.limits),
+    // every answer is the envelope, also the ones Node and the router give before a route runs
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  capConnections(app.server, opts.limits);
+  answerUnhandledRequests(app.server);
 
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === "body" ? bodyAjv.compile(schema) : paramAjv.compile(schema),
@@ -81,7 +92,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
     return { ok: true };
   });
 
-  await sseRoutes(app, core);
+  await sseRoutes(app, core, { idleTimeoutMs: opts.limits.idleTimeoutMs });
   await app.register(ingressRoutes(core));
 
   await app.register(

@@ -6,11 +6,19 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   invalid_request: 400,
+  /** the client took too long to send its request's headers or body */
+  request_timeout: 408,
   unsupported_media_type: 415,
   payload_too_large: 413,
+  /** the request line (path and query) is longer than the service reads */
+  uri_too_long: 414,
+  /** an Expect header other than 100-continue */
+  expectation_failed: 417,
   invalid_component: 422,
   hook_failed: 422,
   quota_exceeded: 429,
+  /** the request's headers are larger than the service reads */
+  headers_too_large: 431,
   internal: 500,
   /** an HTTP source's run failed before it responded (customResponse) */
   source_failed: 500,

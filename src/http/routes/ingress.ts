@@ -1,28 +1,30 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Core } from "../../core/core.ts";
-import type { HttpResponse } from "../../runtime/protocol.ts";
+import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-depth.ts";
+import { sendComponentReply } from "../component-reply.ts";
+import { tooDeep } from "../json-body.ts";
 
 // HTTP sources' endpoints: /http/{key} with any method, subpath and query (decisions §6). The
 // body is taken as raw bytes whatever its type (bodyRaw keeps them exact for signatures).
 
 const BODY_LIMIT = 512 * 1024;
 
-function send(reply: FastifyReply, r: HttpResponse): FastifyReply {
-  reply.status(r.status);
-  for (const [name, value] of Object.entries(r.headers ?? {})) reply.header(name, value);
-  if (r.body === undefined || r.body === null) return reply.send();
-  if (typeof r.body === "string") {
-    if (!reply.hasHeader("content-type")) reply.type("text/plain; charset=utf-8");
-    return reply.send(r.body);
-  }
-  if (!reply.hasHeader("content-type")) reply.type("application/json; charset=utf-8");
-  return reply.send(JSON.stringify(r.body));
+/** The content types the source sees parsed as JSON (core's httpEvent), so the ones to bound here. */
+function isJson(contentType: string | undefined): boolean {
+  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  return type === "application/json" || type.endsWith("+json");
 }
 
 export function ingressRoutes(core: Core): FastifyPluginAsync {
   return async (app) => {
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, (req, body, done) => {
+      // A JSON body deeper than the bound would overflow whatever recurses over the parsed event
+      // later (IPC, clones, stringify); it is refused here, before it is parsed or queued.
+      const buf = body as Buffer;
+      if (buf.length > MAX_JSON_DEPTH && isJson(req.headers["content-type"]) && jsonTooDeep(buf.toString("utf8"))) return done(tooDeep());
+      done(null, buf);
+    });
 
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       const { key } = req.params as { key: string; "*"?: string };
@@ -37,7 +39,7 @@ export function ingressRoutes(core: Core): FastifyPluginAsync {
         url: `${req.protocol}://${req.host}${req.url}`,
         clientIp: req.ip,
       });
-      return send(reply, r);
+      return sendComponentReply(reply, r);
     };
     const opts = { bodyLimit: BODY_LIMIT, schema: { hide: true } };
     app.all("/http/:key", opts, handle);

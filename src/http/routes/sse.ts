@@ -10,13 +10,22 @@ import type { EventKey } from "../../store/port.ts";
 // than the last one sent, so nothing is sent twice or out of order either.
 
 const HEARTBEAT_MS = 15_000;
+
+export interface SseOptions {
+  /**
+   * The server's idle limit: a stream is a response that may be silent for long, so its heartbeat
+   * comes well within it (an idle connection is ended, a live stream must not be).
+   */
+  idleTimeoutMs: number;
+}
 const REPLAY_PAGE = 100;
 // a client that reads slower than events arrive is cut off rather than buffered without end
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 const newer = (a: EventKey, b: EventKey | undefined) => !b || a.ms > b.ms || (a.ms === b.ms && a.n > b.n);
 
-export async function sseRoutes(app: FastifyInstance, core: Core): Promise<void> {
+export async function sseRoutes(app: FastifyInstance, core: Core, opts: SseOptions): Promise<void> {
+  const heartbeatMs = Math.max(10, Math.min(HEARTBEAT_MS, Math.floor(opts.idleTimeoutMs / 3)));
   const open = new Set<() => void>();
   app.addHook("preClose", async () => {
     for (const end of [...open]) end();
@@ -24,11 +33,11 @@ export async function sseRoutes(app: FastifyInstance, core: Core): Promise<void>
 
   await app.register(async (scope) => {
     scope.addHook("onRequest", authHook(core.users, true));
-    scope.get("/sources/:id/sse", { schema: { hide: true } }, (req, reply) => stream(core, open, req, reply));
+    scope.get("/sources/:id/sse", { schema: { hide: true } }, (req, reply) => stream(core, open, heartbeatMs, req, reply));
   });
 }
 
-async function stream(core: Core, open: Set<() => void>, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function stream(core: Core, open: Set<() => void>, heartbeatMs: number, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const { id } = req.params as { id: string };
   const query = req.query as { event_name?: string };
   await core.sources.get(req.user, id);
@@ -71,7 +80,7 @@ async function stream(core: Core, open: Set<() => void>, req: FastifyRequest, re
     if (replaying) held.push(m);
     else send(m);
   };
-  const heartbeat = setInterval(() => res.write(":sse-handshake\n\n"), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => res.write(":sse-handshake\n\n"), heartbeatMs);
   const unsubscribe = core.runtime.bus.subscribe(emitterChannel(id), onMessage, () => end());
   function end() {
     if (ended) return;

@@ -1,0 +1,34 @@
+import type { Server } from "node:http";
+import type { HttpLimits } from "../config.ts";
+
+// How long a connection may take, and how many there may be. Without these a client that sends
+// its headers and then trickles the body (or never finishes the headers) holds a connection
+// forever, and enough of them take every file descriptor (slowloris). A long response is not
+// limited: SSE streams and customResponse runs answer for as long as they need; the idle timeout
+// only ends a connection on which nothing moved either way for that long.
+
+/** Node checks for expired requests on this period; a quarter of the shortest limit, 5 s at most. */
+export function checkingIntervalMs(limits: HttpLimits): number {
+  return Math.max(50, Math.min(5_000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)));
+}
+
+/** The part of Fastify's options that sets the limits on the node:http server it creates. */
+export function connectionOptions(limits: HttpLimits) {
+  return {
+    // Fastify sets server.requestTimeout from this after creating the server
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // socket inactivity, both directions (Fastify calls server.setTimeout with it)
+    connectionTimeout: limits.idleTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: checkingIntervalMs(limits),
+    },
+  };
+}
+
+/** Connections past the cap are closed as they arrive (Node's `maxConnections`). */
+export function capConnections(server: Server, limits: HttpLimits): void {
+  server.maxConnections = limits.maxConnections;
+}
