@@ -1,14 +1,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { postgresFor } from "./helpers.ts";
 
 // DESIGN §6: "An HTTP source request that got a 2xx is durable". The real service process is
 // driven by many concurrent POSTs and killed with SIGKILL mid-drive; after a restart on the same
-// data, every acknowledged request has its event (duplicates allowed: at-least-once).
+// data, every acknowledged request has its event (duplicates allowed: at-least-once). The same
+// holds when a busy runner process is killed instead: the service retries its work on a new one.
 // Runs on SQLite; with TRIBUTARY_TEST_STORE=postgres (and DATABASE_URL) on a fresh PostgreSQL
 // database of its own instead.
 
@@ -93,83 +94,117 @@ async function allSeqs(url: string, key: string, sourceId: string): Promise<stri
   }
 }
 
-test("kill -9 mid-drive loses no 2xx-acknowledged HTTP request", { timeout: 60_000 }, async (t) => {
+/** The pids whose parent is `pid` (the service's runner processes), from /proc. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // the command may hold spaces and parentheses: the fields after its closing ")" are fixed
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: string, ms: number, check: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+interface Drive {
+  acked: Set<string>;
+  sent: () => number;
+  non2xx: () => number;
+  /** stop sending; resolves when every sender has stopped */
+  stop: () => Promise<void>;
+}
+
+/** LOOPS concurrent senders, each numbering its requests, until stopped (or the service is gone). */
+function drive(url: string, path: string, serviceMayDie: boolean): Drive {
+  const acked = new Set<string>();
+  let sent = 0;
+  let non2xx = 0;
+  let stopped = false;
+  const loop = async (n: number) => {
+    for (let i = 0; !stopped; i++) {
+      const seq = `${n}-${i}`;
+      sent++;
+      try {
+        const res = await fetch(`${url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ seq, pad: "x".repeat(64) }),
+        });
+        await res.arrayBuffer();
+        if (res.status >= 200 && res.status < 300) acked.add(seq);
+        else non2xx++;
+      } catch (e) {
+        if (stopped && serviceMayDie) return;
+        throw new Error(`request ${seq} failed: ${String(e)}`);
+      }
+    }
+  };
+  const loops = Promise.all(Array.from({ length: LOOPS }, (_, n) => loop(n)));
+  return {
+    acked,
+    sent: () => sent,
+    non2xx: () => non2xx,
+    stop: async () => {
+      stopped = true;
+      await loops;
+    },
+  };
+}
+
+async function createHttpSource(url: string, key: string): Promise<{ id: string; path: string }> {
+  const created = await fetch(`${url}/v1/sources/`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ component_code: COMPONENT }),
+  });
+  const text = await created.text();
+  assert.equal(created.status, 200, text);
+  const source = JSON.parse(text).data as { id: string; configured_props: { http: { endpoint_url: string } } };
+  return { id: source.id, path: new URL(source.configured_props.http.endpoint_url).pathname };
+}
+
+/** Waits until every acknowledged request has its event; returns the ones still missing. */
+async function missingEvents(url: string, key: string, sourceId: string, acked: Set<string>): Promise<{ missing: string[]; seen: number }> {
+  let seen = new Set<string>();
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    seen = new Set(await allSeqs(url, key, sourceId));
+    if ([...acked].every((s) => seen.has(s)) || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { missing: [...acked].filter((s) => !seen.has(s)), seen: seen.size };
+}
+
+async function withService(fn: (env: Record<string, string>, key: string, children: ChildProcess[]) => Promise<void>): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "tributary-crash-"));
   const store = await storeEnv();
   const key = "crash-admin-key-" + Math.random().toString(36).slice(2);
-  const env = {
-    TRIBUTARY_DATA_DIR: dataDir,
-    TRIBUTARY_ADMIN_KEY: key,
-    TRIBUTARY_EVENT_RETENTION: "100000",
-    ...store.env,
-  };
+  const env = { TRIBUTARY_DATA_DIR: dataDir, TRIBUTARY_ADMIN_KEY: key, TRIBUTARY_EVENT_RETENTION: "100000", ...store.env };
   const children: ChildProcess[] = [];
   try {
-    const first = await start(env);
-    children.push(first.child);
-    const created = await fetch(`${first.url}/v1/sources/`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ component_code: COMPONENT }),
-    });
-    const createdText = await created.text();
-    assert.equal(created.status, 200, createdText);
-    const source = JSON.parse(createdText).data as { id: string; configured_props: { http: { endpoint_url: string } } };
-    const path = new URL(source.configured_props.http.endpoint_url).pathname;
-
-    // drive: LOOPS concurrent senders, each numbering its requests; a sender stops at its first
-    // failed request (the process is gone)
-    const acked = new Set<string>();
-    let sent = 0;
-    let non2xx = 0;
-    let killed = false;
-    const loop = async (n: number) => {
-      for (let i = 0; ; i++) {
-        const seq = `${n}-${i}`;
-        sent++;
-        try {
-          const res = await fetch(`${first.url}${path}`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ seq, pad: "x".repeat(64) }),
-          });
-          await res.arrayBuffer();
-          if (res.status >= 200 && res.status < 300) acked.add(seq);
-          else non2xx++;
-        } catch {
-          if (killed) return;
-          throw new Error(`request ${seq} failed before the kill`);
-        }
-        if (killed) return;
-      }
-    };
-    const loops = Promise.all(Array.from({ length: LOOPS }, (_, n) => loop(n)));
-    await new Promise((r) => setTimeout(r, DRIVE_MS));
-    killed = true;
-    await stop(first.child, "SIGKILL");
-    assert.equal(first.child.signalCode, "SIGKILL");
-    await loops;
-    assert.ok(acked.size >= 50, `too few requests acknowledged before the kill (${acked.size} of ${sent}) to mean anything`);
-
-    // restart on the same data; wait until every acknowledged request has its event
-    const second = await start(env);
-    children.push(second.child);
-    let seen = new Set<string>();
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      seen = new Set(await allSeqs(second.url, key, source.id));
-      if ([...acked].every((s) => seen.has(s))) break;
-      if (Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const missing = [...acked].filter((s) => !seen.has(s));
-    assert.deepEqual(
-      missing.slice(0, 20),
-      [],
-      `${missing.length} of ${acked.size} acknowledged requests have no event after the restart (sent ${sent}, non-2xx ${non2xx}, events ${seen.size})`,
-    );
-    t.diagnostic(`sent ${sent}, acknowledged ${acked.size}, non-2xx ${non2xx}, distinct events after restart ${seen.size}`);
-    await stop(second.child, "SIGTERM");
+    await fn(env, key, children);
   } finally {
     for (const c of children) {
       await stop(c, "SIGKILL");
@@ -180,4 +215,65 @@ test("kill -9 mid-drive loses no 2xx-acknowledged HTTP request", { timeout: 60_0
     await store.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+test("kill -9 mid-drive loses no 2xx-acknowledged HTTP request, and the runners exit with the service", { timeout: 90_000 }, async (t) => {
+  await withService(async (env, key, children) => {
+    const first = await start(env);
+    children.push(first.child);
+    const source = await createHttpSource(first.url, key);
+    const load = drive(first.url, source.path, true);
+    await until("requests to be acknowledged", 20_000, () => load.acked.size >= 200);
+    const runners = childrenOf(first.child.pid!);
+    assert.ok(runners.length >= 1, "the service has no runner processes");
+    await stop(first.child, "SIGKILL");
+    assert.equal(first.child.signalCode, "SIGKILL");
+    await load.stop();
+    // runners must not outlive their service (nobody would ever stop them)
+    await until(`runners ${runners.join(", ")} to exit after their service was killed`, 10_000, () => runners.every((p) => !alive(p)));
+
+    // restart on the same data; wait until every acknowledged request has its event
+    const second = await start(env);
+    children.push(second.child);
+    const { missing, seen } = await missingEvents(second.url, key, source.id, load.acked);
+    assert.deepEqual(
+      missing.slice(0, 20),
+      [],
+      `${missing.length} of ${load.acked.size} acknowledged requests have no event after the restart (sent ${load.sent()}, non-2xx ${load.non2xx()}, events ${seen})`,
+    );
+    t.diagnostic(`sent ${load.sent()}, acknowledged ${load.acked.size}, non-2xx ${load.non2xx()}, distinct events after restart ${seen}`);
+    await stop(second.child, "SIGTERM");
+  });
+});
+
+test("kill -9 of a busy runner loses no acknowledged request: its work runs on the replacement", { timeout: 90_000 }, async (t) => {
+  await withService(async (env, key, children) => {
+    const service = await start({ ...env, TRIBUTARY_RUNNERS: "1" });
+    children.push(service.child);
+    const source = await createHttpSource(service.url, key);
+    const load = drive(service.url, source.path, false);
+    await until("requests to be acknowledged", 20_000, () => load.acked.size >= 200);
+    // the invocation runner and the analyzer: both are runner processes, and both die
+    const runners = childrenOf(service.child.pid!);
+    assert.ok(runners.length >= 1, "the service has no runner process");
+    for (const pid of runners) process.kill(pid, "SIGKILL");
+    // keep the load on across the replacement
+    const before = load.acked.size;
+    await until("requests acknowledged after the kill", 20_000, () => load.acked.size >= before + 200);
+    await load.stop();
+    const { missing, seen } = await missingEvents(service.url, key, source.id, load.acked);
+    assert.deepEqual(
+      missing.slice(0, 20),
+      [],
+      `${missing.length} of ${load.acked.size} acknowledged requests have no event (sent ${load.sent()}, non-2xx ${load.non2xx()}, events ${seen})`,
+    );
+    assert.ok(childrenOf(service.child.pid!).every((pid) => !runners.includes(pid)), "the runners were not replaced");
+    const errors = await fetch(`${service.url}/v1/sources/${source.id}/event_summaries?event_name=$errors&limit=100&expand=event`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const crashed = ((await errors.json()) as { data: { event: { error: { name: string } } }[] }).data.filter((e) => e.event.error.name === "RunnerCrashed");
+    assert.equal(crashed.length, 0, "innocent runs were recorded as crashed instead of being run again");
+    t.diagnostic(`sent ${load.sent()}, acknowledged ${load.acked.size}, events ${seen}, killed runners ${runners.join(", ")} at ${before} acked`);
+    await stop(service.child, "SIGTERM");
+  });
 });
