@@ -3,9 +3,8 @@ import assert from "node:assert/strict";
 import { createHash, createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { AppError } from "../lib/errors.ts";
 import { ATOM, RSS } from "./fixtures/feeds.ts";
-import type { InvokeLimits, InvokeReply, InvokeRequest, InvokeResult } from "./protocol.ts";
+import { events, harness } from "./fixtures/invoke-harness.ts";
 import { listShippedComponents } from "./registry-files.ts";
 import { RunnerProcess } from "./runner-process.ts";
 
@@ -36,71 +35,7 @@ after(async () => {
   await new Promise((done) => server.close(done));
 });
 
-const LIMITS: InvokeLimits = {
-  timeoutMs: 2000,
-  memoryMb: 64,
-  maxEmits: 1000,
-  maxEventBytes: 1024 * 1024,
-  maxLogLines: 100,
-  maxLogLineBytes: 4096,
-  maxDbBytes: 64 * 1024,
-  maxResultBytes: 16 * 1024 * 1024,
-};
-
-let nextSource = 1;
-let nextHash = 1;
-
-interface Call {
-  kind?: InvokeRequest["kind"];
-  event?: unknown;
-  props?: Record<string, unknown>;
-  db?: Record<string, unknown>;
-  dbEpoch?: number;
-  limits?: Partial<InvokeLimits>;
-  fetchAllow?: string[];
-  sourceId?: string;
-  codeHash?: string;
-  withCode?: boolean;
-}
-
-function request(code: string, c: Call = {}): InvokeRequest {
-  return {
-    type: "invoke",
-    sourceId: c.sourceId ?? `src-${nextSource++}`,
-    codeHash: c.codeHash ?? `hash-${nextHash++}`,
-    code: c.withCode === false ? undefined : code,
-    kind: c.kind ?? "run",
-    ...(c.event === undefined ? {} : { eventJson: JSON.stringify(c.event) }),
-    props: c.props ?? {},
-    db: c.db ?? {},
-    dbEpoch: c.dbEpoch ?? 1,
-    limits: { ...LIMITS, ...c.limits },
-    fetchAllow: c.fetchAllow ?? [],
-  };
-}
-
-function send(req: InvokeRequest): Promise<InvokeReply> {
-  return runner.request<InvokeReply>(req, {
-    deadlineMs: req.limits.timeoutMs + 5000,
-    onTimeout: () => new AppError("internal", "runner deadline"),
-    onCrash: () => new AppError("internal", "runner crashed"),
-  });
-}
-
-async function run(code: string, c: Call = {}): Promise<InvokeResult> {
-  const reply = await send(request(code, c));
-  assert.ok(!("needCode" in reply), "unexpected needCode");
-  return reply as InvokeResult;
-}
-
-const events = (r: InvokeResult) => r.emits.map((e) => JSON.parse(e.json));
-
-/** A source whose successive invocations share one warm instance. */
-function source(code: string) {
-  const sourceId = `src-${nextSource++}`;
-  const codeHash = `hash-${nextHash++}`;
-  return (c: Call = {}) => run(code, { sourceId, codeHash, ...c });
-}
+const { request, send, run, source } = harness(runner);
 
 describe("invoke: emits, db, errors", () => {
   it("emits events with checked meta, in call order", async () => {
@@ -185,7 +120,7 @@ describe("invoke: emits, db, errors", () => {
 
   it("needCode round trip, and the code is kept for a new source", async () => {
     const code = `export default { run() { this.$emit("warm"); } }`;
-    const codeHash = `hash-${nextHash++}`;
+    const codeHash = `hash-needcode-${process.pid}`;
     assert.deepEqual(await send(request(code, { codeHash, withCode: false })), { needCode: true });
     assert.deepEqual(events(await run(code, { codeHash })), ["warm"]);
     assert.deepEqual(events(await run(code, { codeHash, withCode: false })), ["warm"]);
