@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { createRequire } from "node:module";
 import type { Config } from "./config.ts";
 import { openStore } from "./store/store.ts";
+import type { Store } from "./store/port.ts";
 import { createAnalyzer } from "./runtime/analyzer.ts";
 import { RunnerPool } from "./runtime/runner-pool.ts";
 import { MemoryBus } from "./bus/memory.ts";
@@ -17,6 +18,9 @@ export const VERSION: string = createRequire(import.meta.url)("../package.json")
 export interface App {
   http: FastifyInstance;
   core: Core;
+  /** the store and the runner pool, for operators' tools (metrics) and tests */
+  store: Store;
+  runners: RunnerPool;
   /** set when this start created the admin user: its key, to be shown once */
   createdAdminKey?: string;
   close(): Promise<void>;
@@ -31,7 +35,11 @@ export interface BuildOptions {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
   const store = await openStore({ kind: config.store, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const analyzer = createAnalyzer();
-  const invoker = new RunnerPool(config.runners);
+  const invoker = new RunnerPool({
+    size: config.runners,
+    settings: { warmMemoryMb: config.runnerWarmMemoryMb },
+    maxRssBytes: config.runnerMaxRssMb * 1024 * 1024,
+  });
   const bus = new MemoryBus();
   const limits: InvokeLimits = {
     timeoutMs: config.invocationTimeoutMs,
@@ -41,6 +49,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     maxLogLines: 100,
     maxLogLineBytes: 4096,
     maxDbBytes: 64 * 1024,
+    maxResultBytes: config.maxResultBytes,
   };
   const core = new Core({
     store,
@@ -55,6 +64,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     retention: config.eventRetention,
     version: VERSION,
     webhookBackoffMs: config.webhookBackoffMs,
+    backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024 },
   });
   const shutdown = async () => {
     await core.runtime.close();
@@ -78,7 +88,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     store.onRecovered(() => http.log.warn("storage available again"));
     http.addHook("onClose", shutdown);
     await core.runtime.start();
-    return { http, core, createdAdminKey, close: () => http.close() };
+    return { http, core, store, runners: invoker, createdAdminKey, close: () => http.close() };
   } catch (err) {
     await shutdown();
     throw err;

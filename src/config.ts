@@ -29,6 +29,17 @@ export interface Config {
   webhookBackoffMs: number[];
   /** how long a connection may take over its requests, and how many there may be (slowloris) */
   httpLimits: HttpLimits;
+  // -- runtime bounds (what one component, or a burst of work, may cost) --
+  /** bytes one invocation may hand the host in all: emits, logs, db, response */
+  maxResultBytes: number;
+  /** heap budget of one runner's warm isolates together, MiB */
+  runnerWarmMemoryMb: number;
+  /** a runner past this RSS (MiB) is replaced once its work is done; 0 = never */
+  runnerMaxRssMb: number;
+  /** runs and deliveries held in memory at once; the rest waits in the store */
+  maxInFlight: number;
+  /** ...and the bytes of their events, MiB */
+  maxInFlightMb: number;
 }
 
 // --- HTTP connection limits (the HTTP edge) ---
@@ -133,5 +144,10 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     apiBodyLimit: 1024 * 1024,
     webhookBackoffMs: backoff(e.TRIBUTARY_WEBHOOK_BACKOFF_MS),
     httpLimits: httpLimits(e, invocationTimeoutMs),
+    maxResultBytes: int("TRIBUTARY_MAX_RESULT_BYTES", e.TRIBUTARY_MAX_RESULT_BYTES, 16 * 1024 * 1024, 1024 * 1024),
+    runnerWarmMemoryMb: int("TRIBUTARY_RUNNER_WARM_MEMORY_MB", e.TRIBUTARY_RUNNER_WARM_MEMORY_MB, 1024, 64),
+    runnerMaxRssMb: int("TRIBUTARY_RUNNER_MAX_RSS_MB", e.TRIBUTARY_RUNNER_MAX_RSS_MB, 2048, 0),
+    maxInFlight: int("TRIBUTARY_MAX_IN_FLIGHT", e.TRIBUTARY_MAX_IN_FLIGHT, 4096, 1),
+    maxInFlightMb: int("TRIBUTARY_MAX_IN_FLIGHT_MB", e.TRIBUTARY_MAX_IN_FLIGHT_MB, 128, 1),
   };
 }
