@@ -1,5 +1,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import Sqlite from "better-sqlite3";
+import pg from "pg";
 import {
   assertErrorEnvelope,
   createSource,
@@ -123,6 +126,54 @@ describe("bounded backlog", () => {
       assert.deepEqual(all.reverse(), Array.from({ length: 150 }, (_, n) => n));
       assert.ok(peak <= 4, `at most 4 runs in flight, saw ${peak}`);
       assert.deepEqual(await t.app.store.events.inboxFor(source.id, 10), []);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+// The store refusing one result, for a reason of that result's own (here a trigger, as a check
+// constraint or an encoding rule would): that run alone fails, is set aside on $errors with its
+// event after a few tries, and the results that shared its group commit land.
+async function refuseStream(t: TestApp, stream: string): Promise<void> {
+  if (t.storeEnv.DATABASE_URL) {
+    const c = new pg.Client({ connectionString: t.storeEnv.DATABASE_URL });
+    await c.connect();
+    await c.query(`CREATE FUNCTION refuse_stream() RETURNS trigger AS $$ BEGIN
+      IF NEW.event_name = '${stream}' THEN RAISE EXCEPTION 'refused by a test trigger'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await c.query("CREATE TRIGGER refuse_stream BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION refuse_stream()");
+    await c.end();
+    return;
+  }
+  const db = new Sqlite(join(t.dataDir, "tributary.db"));
+  db.exec(`CREATE TRIGGER refuse_stream BEFORE INSERT ON events WHEN NEW.event_name = '${stream}'
+    BEGIN SELECT RAISE(ABORT, 'refused by a test trigger'); END`);
+  db.close();
+}
+
+describe("a result the store refuses", () => {
+  it("fails alone: set aside on $errors with its event, its group's other results land, the inbox drains", async () => {
+    const t = await startApp();
+    try {
+      const code = `export default { props: { http: "$.interface.http" }, run(e) { this.$emit(e.body.n, { name: e.body.stream }); } }`;
+      const a = await createSource(t, code);
+      const b = await createSource(t, code);
+      await refuseStream(t, "poison");
+      const sends = [];
+      for (let n = 1; n <= 20; n++) {
+        sends.push(t.request("POST", endpointPath(a), { body: { n, stream: n === 7 ? "poison" : "" }, key: null }));
+        sends.push(t.request("POST", endpointPath(b), { body: { n, stream: "" }, key: null }));
+      }
+      for (const res of await Promise.all(sends)) assert.equal(res.status, 200, res.text);
+      const errors = await waitEvents(t, a.id, 1, "$errors", 20_000);
+      assert.equal(errors[0].event.error.name, "InternalError");
+      assert.match(errors[0].event.error.message, /could not be committed/);
+      assert.equal(errors[0].event.invocation.event.body.n, 7);
+      const gotA = (await waitEvents(t, a.id, 19)).map((e) => e.event).sort((x, y) => x - y);
+      assert.deepEqual(gotA, Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => n !== 7));
+      assert.equal((await waitEvents(t, b.id, 20)).length, 20);
+      await waitFor(async () => (await t.app.store.events.inboxSources()).length === 0, 10_000, "the inbox to drain");
+      await healthy(t);
     } finally {
       await t.close();
     }

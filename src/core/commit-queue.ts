@@ -1,12 +1,16 @@
 import type { CommitBatch, Store } from "../store/port.ts";
+import { isStorageFault } from "./poison.ts";
 
 // Group commit (DESIGN §5): results that finish while a transaction is being written wait for
 // the next one, and each transaction carries everything that queued up. Under load that is
 // one commit per few hundred results; when idle, a result commits on the next tick alone.
+// A group that fails for a reason of its own (not the store being unavailable) is committed again
+// part by part, so one result the store refuses fails alone instead of taking its group with it.
 
 export type CommitPart = Partial<CommitBatch>;
 
 interface Waiter {
+  part: CommitPart;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -36,16 +40,9 @@ export class CommitQueue {
 
   /** resolves once the part is durably committed; rejects when its transaction failed */
   add(part: CommitPart): Promise<void> {
-    const b = this.#batch;
-    if (part.events) for (const e of part.events) b.events.push(e);
-    if (part.states) b.states.push(...part.states);
-    if (part.inboxDone) b.inboxDone.push(...part.inboxDone);
-    if (part.timers) b.timers.push(...part.timers);
+    merge(this.#batch, part);
     if (part.usage) this.#usage.push(...part.usage);
-    if (part.trims) b.trims.push(...part.trims);
-    if (part.deliveries) for (const d of part.deliveries) b.deliveries.push(d);
-    if (part.deliveriesDone) b.deliveriesDone.push(...part.deliveriesDone);
-    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ part, resolve, reject }));
     this.#schedule();
     return done;
   }
@@ -85,7 +82,12 @@ export class CommitQueue {
     this.#waiters = [];
     const running = this.#store.events.commit(batch).then(
       () => waiters.forEach((w) => w.resolve()),
-      (e: unknown) => waiters.forEach((w) => w.reject(e)),
+      (e: unknown) => {
+        if (waiters.length > 1 && !isStorageFault(e)) return this.#onePerTransaction(waiters, batch.usage);
+        // counted runs did happen: their usage is written with a later commit
+        this.#usage.push(...batch.usage);
+        waiters.forEach((w) => w.reject(e));
+      },
     );
     this.#running = running;
     void running.finally(() => {
@@ -97,6 +99,34 @@ export class CommitQueue {
       }
     });
   }
+
+  async #onePerTransaction(waiters: Waiter[], usage: CommitBatch["usage"]): Promise<void> {
+    // the group's usage goes with the first part that commits (it counts runs that happened)
+    let pendingUsage = usage;
+    for (const w of waiters) {
+      const b = emptyBatch();
+      merge(b, w.part);
+      b.usage = pendingUsage;
+      try {
+        await this.#store.events.commit(compact(b));
+        pendingUsage = [];
+        w.resolve();
+      } catch (e) {
+        w.reject(e);
+      }
+    }
+    if (pendingUsage.length > 0) this.#usage.push(...pendingUsage);
+  }
+}
+
+function merge(b: CommitBatch, part: CommitPart): void {
+  if (part.events) for (const e of part.events) b.events.push(e);
+  if (part.states) b.states.push(...part.states);
+  if (part.inboxDone) b.inboxDone.push(...part.inboxDone);
+  if (part.timers) b.timers.push(...part.timers);
+  if (part.trims) b.trims.push(...part.trims);
+  if (part.deliveries) for (const d of part.deliveries) b.deliveries.push(d);
+  if (part.deliveriesDone) b.deliveriesDone.push(...part.deliveriesDone);
 }
 
 // Several results of one emitter in a batch: only its last state and timer matter, usage adds up,

@@ -5,6 +5,7 @@ import type { Invocations } from "./invocations.ts";
 import type { Quotas } from "./quotas.ts";
 import type { Targets } from "./targets.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
+import { countFailure, describeFailure } from "./poison.ts";
 
 // Sends queued deliveries to their listeners (decisions §5). Each listener has a lane that keeps
 // the order deliveries were made in. A source or workflow lane starts invocations in order (the
@@ -35,6 +36,11 @@ interface Lane {
   dirty: boolean;
   timer?: NodeJS.Timeout;
   wake: () => void;
+  /** commit failures per delivery that were not the store's fault (poison detection) */
+  failures: Map<string, number>;
+  /** a read-back is under way, and the deliveries that finished meanwhile (it may have seen them) */
+  reading: boolean;
+  doneWhileReading: Set<string>;
 }
 
 export interface DeliveryDeps {
@@ -110,7 +116,7 @@ export class Deliveries {
   #lane(id: string): Lane {
     let lane = this.#lanes.get(id);
     if (!lane) {
-      lane = { queue: [], inFlight: new Set(), busy: false, overflow: false, dirty: false, wake: () => this.#pump(id) };
+      lane = { queue: [], inFlight: new Set(), busy: false, overflow: false, dirty: false, wake: () => this.#pump(id), failures: new Map(), reading: false, doneWhileReading: new Set() };
       this.#lanes.set(id, lane);
     }
     return lane;
@@ -151,10 +157,16 @@ export class Deliveries {
 
   async #readBack(id: string, lane: Lane): Promise<void> {
     lane.dirty = false;
-    const want = LANE_MEMORY + lane.inFlight.size;
-    const rows = await this.#d.store.deliveries.pendingFor(id, want);
-    lane.queue = rows.filter((r) => !lane.inFlight.has(r.id));
-    if (rows.length < want && !lane.dirty) lane.overflow = false;
+    lane.reading = true;
+    lane.doneWhileReading.clear();
+    try {
+      const want = LANE_MEMORY + lane.inFlight.size;
+      const rows = await this.#d.store.deliveries.pendingFor(id, want);
+      lane.queue = rows.filter((r) => !lane.inFlight.has(r.id) && !lane.doneWhileReading.has(r.id));
+      if (rows.length < want && !lane.dirty) lane.overflow = false;
+    } finally {
+      lane.reading = false;
+    }
   }
 
   #wake(id: string, lane: Lane, ms: number): void {
@@ -191,17 +203,33 @@ export class Deliveries {
       }
       lane.queue.shift();
       lane.inFlight.add(d.id);
+      const opts = { delivery: { id: d.id, hops: d.hops } };
       this.#d.invocations
-        .invoke(t, "run", d.payload, { delivery: { id: d.id, hops: d.hops } })
+        .invoke(t, "run", d.payload, opts)
         .then(
-          () => false,
-          (e: unknown) => {
-            this.#d.log(e, "committing a delivered run failed; it runs again shortly");
-            return true;
+          () => {
+            lane.failures.delete(d.id);
+            return false;
+          },
+          async (e: unknown) => {
+            if (!countFailure(lane.failures, d.id, e)) {
+              this.#d.log(e, "committing a delivered run failed; it runs again shortly");
+              return true;
+            }
+            lane.failures.delete(d.id);
+            this.#d.log(e, `a delivery to ${id} keeps failing to commit; it is set aside on $errors`);
+            return this.#d.invocations.setAside(t, d.payload, opts, describeFailure(e)).then(
+              () => false,
+              (e2: unknown) => {
+                this.#d.log(e2, "setting a delivery aside failed; it runs again shortly");
+                return true;
+              },
+            );
           },
         )
         .then((failed) => {
           lane.inFlight.delete(d.id);
+          if (lane.reading && !failed) lane.doneWhileReading.add(d.id);
           this.#d.capacity.give(bytes);
           if (failed) {
             lane.overflow = true;

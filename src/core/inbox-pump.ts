@@ -3,6 +3,7 @@ import type { Capacity } from "./capacity.ts";
 import type { Invocations } from "./invocations.ts";
 import type { Target } from "./target.ts";
 import type { Targets } from "./targets.ts";
+import { countFailure, describeFailure } from "./poison.ts";
 
 // Accepted runs (inbox rows) reach the runners through here, so the work held in memory stays
 // bounded: at most PER_SOURCE runs in flight per source and what the shared Capacity allows in
@@ -26,6 +27,10 @@ interface Lane {
   reading: boolean;
   paused?: NodeJS.Timeout;
   wake: () => void;
+  /** commit failures per seq that were not the store's fault (poison detection) */
+  failures: Map<number, number>;
+  /** runs that finished while a read-back was under way: the read may still have seen their rows */
+  doneWhileReading: Set<number>;
 }
 
 export interface InboxPumpDeps {
@@ -100,7 +105,15 @@ export class InboxPump {
   #lane(sourceId: string): Lane {
     let lane = this.#lanes.get(sourceId);
     if (!lane) {
-      const created: Lane = { inFlight: new Map(), backlog: false, dirty: false, reading: false, wake: () => this.#pump(sourceId) };
+      const created: Lane = {
+        inFlight: new Map(),
+        backlog: false,
+        dirty: false,
+        reading: false,
+        wake: () => this.#pump(sourceId),
+        failures: new Map(),
+        doneWhileReading: new Set(),
+      };
       this.#lanes.set(sourceId, (lane = created));
     }
     return lane;
@@ -111,15 +124,30 @@ export class InboxPump {
     this.#d.invocations
       .invoke(t, "run", eventJson, { inboxSeq: seq })
       .then(
-        () => false,
-        (e: unknown) => {
-          // The row is still in the inbox: it runs again once the store takes writes.
-          this.#d.log(e, "committing an accepted run failed; it runs again shortly");
-          return true;
+        () => {
+          lane.failures.delete(seq);
+          return false;
+        },
+        async (e: unknown) => {
+          if (!countFailure(lane.failures, seq, e)) {
+            // The row is still in the inbox: it runs again shortly (once the store takes writes).
+            this.#d.log(e, "committing an accepted run failed; it runs again shortly");
+            return true;
+          }
+          lane.failures.delete(seq);
+          this.#d.log(e, `an accepted run of ${t.source.id} keeps failing to commit; it is set aside on $errors`);
+          return this.#d.invocations.setAside(t, eventJson, { inboxSeq: seq }, describeFailure(e)).then(
+            () => false,
+            (e2: unknown) => {
+              this.#d.log(e2, "setting a run aside failed; it runs again shortly");
+              return true;
+            },
+          );
         },
       )
       .then((failed) => {
         lane.inFlight.delete(seq);
+        if (lane.reading && !failed) lane.doneWhileReading.add(seq);
         this.#d.capacity.give(bytes);
         if (failed) this.#pause(t.source.id, lane);
         else if (lane.backlog) this.#pump(t.source.id);
@@ -152,6 +180,7 @@ export class InboxPump {
     const room = PER_SOURCE - lane.inFlight.size;
     lane.reading = true;
     lane.dirty = false;
+    lane.doneWhileReading.clear();
     this.#readBack(sourceId, lane, room)
       .catch((e: unknown) => {
         this.#d.log(e, "reading accepted runs back from the inbox failed");
@@ -175,7 +204,7 @@ export class InboxPump {
     }
     let took = 0;
     for (const row of rows) {
-      if (lane.inFlight.has(row.seq)) continue;
+      if (lane.inFlight.has(row.seq) || lane.doneWhileReading.has(row.seq)) continue;
       const eventJson = eventOf(row);
       const bytes = eventJson?.length ?? 0;
       if (!this.#d.capacity.tryTake(bytes)) {

@@ -94,6 +94,24 @@ export class Invocations {
     await this.#stage(t, state, [row], [row.payload], subs, 0, { states: [this.#rows.snapshot(state)] }, ctx);
   }
 
+  /**
+   * A run whose result can't be committed for a reason other than the store being unavailable
+   * (a value the store refuses, a bug): it is recorded on $errors with its event, and its inbox
+   * row or delivery is consumed in the same transaction, so it is never replayed into the same
+   * failure and what was accepted can still be found.
+   */
+  async setAside(t: Target, eventJson: string | undefined, opts: InvokeOptions, message: string): Promise<void> {
+    const state = await this.#rows.state(t.source);
+    const ctx: InvocationContext = { kind: "run", startedAt: Date.now(), eventJson, trigger: triggerOf(opts) };
+    const subs = await this.#d.routes.forUser(t.user.id);
+    const error = { name: "InternalError", message, stack: "" };
+    const row = this.#rows.event(t, state, "$errors", errorPayload(t, ctx, error, this.#d.version), {}, ctx.startedAt);
+    const part: CommitPart = { states: [this.#rows.snapshot(state)] };
+    if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
+    if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
+    await this.#stage(t, state, [row], [row.payload], subs, opts.delivery?.hops ?? 0, part, ctx);
+  }
+
   /** The newest event id given out for the emitter so far, when it is known here. */
   lastKey(emitterId: string): { ms: number; n: number } | undefined {
     return this.#rows.lastKey(emitterId);

@@ -76,7 +76,14 @@ export class Invocation {
     const okId = (x: unknown) => isStr(x) || (typeof x === "number" && Number.isFinite(x));
     const okTs = (x: unknown) => typeof x === "number" && Number.isFinite(x);
     if (okId(id)) meta.id = id as string | number;
-    if (isStr(name)) meta.name = name as string;
+    if (isStr(name)) {
+      // a stream name is stored as text, which can't hold NUL in PostgreSQL
+      if ((name as string).includes("\u0000") || (name as string).length > 1000) {
+        this.emitError("a stream name can't contain NUL or be longer than 1000 characters", "");
+        return;
+      }
+      meta.name = name as string;
+    }
     if (isStr(summary)) meta.summary = summary as string;
     if (okTs(ts)) meta.ts = ts as number;
     this.emits.push({ json, meta });

@@ -1,0 +1,24 @@
+import { AppError } from "../lib/errors.ts";
+
+// A run whose commit keeps failing while the store itself is fine is poison: replaying it would
+// fail the same way forever. After a few tries it is set aside (recorded on $errors with its
+// event, its row consumed). Failures because the store can't write don't count: that work
+// waits for the store instead.
+
+export const POISON_TRIES = 3;
+
+export function isStorageFault(e: unknown): boolean {
+  return e instanceof AppError && e.code === "storage_unavailable";
+}
+
+/** Counts a failure of `key`; true once it has failed POISON_TRIES times for a reason of its own. */
+export function countFailure(failures: Map<string | number, number>, key: string | number, e: unknown): boolean {
+  if (isStorageFault(e)) return false;
+  const n = (failures.get(key) ?? 0) + 1;
+  failures.set(key, n);
+  return n >= POISON_TRIES;
+}
+
+export function describeFailure(e: unknown): string {
+  return `its result could not be committed (${e instanceof Error ? e.message : String(e)}); set aside after ${POISON_TRIES} tries`;
+}
