@@ -277,3 +277,53 @@ test("kill -9 of a busy runner loses no acknowledged request: its work runs on t
     await stop(service.child, "SIGTERM");
   });
 });
+
+test("a run that kills its runner twice is recorded on $errors with its event; the source goes on", { timeout: 90_000 }, async () => {
+  await withService(async (env, key, children) => {
+    const service = await start({ ...env, TRIBUTARY_RUNNERS: "1" });
+    children.push(service.child);
+    const created = await fetch(`${service.url}/v1/sources/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        component_code: `export default { props: { http: "$.interface.http" }, async run(e) {
+          if (e.body.slow) await new Promise((r) => setTimeout(r, 4000));
+          this.$emit(e.body);
+        } }`,
+      }),
+    });
+    assert.equal(created.status, 200, await created.clone().text());
+    const source = (await created.json()).data as { id: string; configured_props: { http: { endpoint_url: string } } };
+    const path = new URL(source.configured_props.http.endpoint_url).pathname;
+    const before = new Set(childrenOf(service.child.pid!));
+    const res = await fetch(`${service.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"slow":true,"n":1}' });
+    assert.equal(res.status, 200);
+    // the run is on a runner (forked for it); kill it, then kill the replacement it is retried on
+    for (let round = 0; round < 2; round++) {
+      let fresh: number[] = [];
+      await until(`a runner to hold the run (round ${round + 1})`, 20_000, () => {
+        fresh = childrenOf(service.child.pid!).filter((p) => !before.has(p));
+        return fresh.length > 0;
+      });
+      for (const pid of fresh) {
+        before.add(pid);
+        process.kill(pid, "SIGKILL");
+      }
+    }
+    const headers = { authorization: `Bearer ${key}` };
+    let crashed: { event: { error: { name: string }; invocation: { event: { body: unknown } } } } | undefined;
+    await until("the crash on $errors", 20_000, async () => {
+      const r = await fetch(`${service.url}/v1/sources/${source.id}/event_summaries?event_name=$errors&expand=event`, { headers });
+      crashed = ((await r.json()) as { data: NonNullable<typeof crashed>[] }).data.find((e) => e.event.error.name === "RunnerCrashed");
+      return crashed !== undefined;
+    });
+    assert.deepEqual(crashed!.event.invocation.event.body, { slow: true, n: 1 });
+    // the source is not stuck: the next request runs
+    await fetch(`${service.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"n":2}' });
+    await until("the next run", 20_000, async () => {
+      const r = await fetch(`${service.url}/v1/sources/${source.id}/event_summaries?expand=event`, { headers });
+      return ((await r.json()) as { data: { event: { n: number } }[] }).data.some((e) => e.event.n === 2);
+    });
+    await stop(service.child, "SIGTERM");
+  });
+});
