@@ -15,7 +15,6 @@ import { postgresFor } from "./helpers.ts";
 
 const MAIN = join(import.meta.dirname, "../src/main.ts");
 const LOOPS = 20;
-const DRIVE_MS = 1500;
 
 const COMPONENT = `export default { props: { http: "$.interface.http" }, run(e) { this.$emit(e.body) } }`;
 
@@ -157,7 +156,7 @@ function drive(url: string, path: string, serviceMayDie: boolean): Drive {
         else non2xx++;
       } catch (e) {
         if (stopped && serviceMayDie) return;
-        throw new Error(`request ${seq} failed: ${String(e)}`);
+        throw new Error(`request ${seq} failed: ${String(e)}`, { cause: e });
       }
     }
   };
