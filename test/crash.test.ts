@@ -292,7 +292,7 @@ test("a run that kills its runner twice is recorded on $errors with its event; t
       }),
     });
     assert.equal(created.status, 200, await created.clone().text());
-    const source = (await created.json()).data as { id: string; configured_props: { http: { endpoint_url: string } } };
+    const source = ((await created.json()) as { data: { id: string; configured_props: { http: { endpoint_url: string } } } }).data;
     const path = new URL(source.configured_props.http.endpoint_url).pathname;
     const before = new Set(childrenOf(service.child.pid!));
     const res = await fetch(`${service.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"slow":true,"n":1}' });

@@ -28,6 +28,10 @@ export class MemoryBus implements Bus {
     }
   }
 
+  watched(channel: string): boolean {
+    return this.#channels.has(channel);
+  }
+
   subscribe(channel: string, listener: BusListener, onEnd?: () => void): () => void {
     let entries = this.#channels.get(channel);
     if (!entries) this.#channels.set(channel, (entries = new Set()));

@@ -15,6 +15,11 @@ export type BusListener = (message: BusMessage) => void;
 
 export interface Bus {
   publish(channel: string, message: BusMessage): void;
+  /**
+   * Whether anyone may be watching the channel. Publishers skip building messages nobody would
+   * read (a rendered item is a second copy of every event); a bus that can't tell answers true.
+   */
+  watched(channel: string): boolean;
   /** returns the unsubscribe function */
   subscribe(channel: string, listener: BusListener, onEnd?: () => void): () => void;
   /** ends every subscription of a channel (its emitter is gone); listeners get `onEnd` */

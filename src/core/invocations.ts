@@ -223,8 +223,10 @@ export class Invocations {
       throw e;
     }
     const channel = emitterChannel(t.source.id);
-    for (const row of rows) {
-      this.#d.bus.publish(channel, { eventName: row.event_name, id: `${row.ms}-${row.n}`, item: renderItem(row, true) });
+    if (this.#d.bus.watched(channel)) {
+      for (const row of rows) {
+        this.#d.bus.publish(channel, { eventName: row.event_name, id: `${row.ms}-${row.n}`, item: renderItem(row, true) });
+      }
     }
     if (out.deliveries.length > 0) this.onDeliveries(out.deliveries);
   }
