@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import { rawRequest, type RawResult } from "../fuzz/raw-http.ts";
 import {
-  assertErrorEnvelope, createSource, detailFields, endpointPath, startApp, HTTP_COMPONENT, type Reply, type TestApp,
+  assertErrorEnvelope, createSource, detailFields, endpointPath, startApp, waitEvents, HTTP_COMPONENT, type Reply, type TestApp,
 } from "./helpers.ts";
 
 // The HTTP edge under hostile input: what arrives too deep, too wide or malformed is refused with
@@ -61,7 +61,7 @@ describe("nesting", () => {
     const custom = await createSource(t, CUSTOM);
     const plain = await createSource(t, HTTP_COMPONENT);
     for (const src of [custom, plain]) {
-      for (const type of ["application/json", "application/vnd.api+json; charset=utf-8"]) {
+      for (const type of ["application/json", "application/vnd.api+json; charset=utf-8", "x y+json"]) {
         const res = await t.request("POST", endpointPath(src), { key: null, raw: nested(5000), headers: { "content-type": type } });
         assertErrorEnvelope(res, 400, "invalid_request");
       }
@@ -172,8 +172,50 @@ describe("answers Node and the router give before a route runs", () => {
     assertErrorEnvelope(asReply(connect), 404, "not_found");
   });
 
+  it("an HTTP/1.1 request without Host: 400 in the envelope", async () => {
+    const r = await send("GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n");
+    assertErrorEnvelope(asReply(r), 400, "invalid_request");
+  });
+
+  it("garbage after a request that was answered gets no second reply on the same connection", async () => {
+    // the first request is answered (401, its body never read); the bytes after it are not HTTP
+    const r = await send("POST /v1/components HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n\u0000\u0001garbage\r\n\r\n");
+    assertErrorEnvelope(asReply(r), 401, "unauthorized");
+    assert.equal(r.reply?.extra.length, 0, r.received.toString("latin1"));
+    const early = await rawRequest(`POST /v1/components HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`, {
+      host: "127.0.0.1",
+      port,
+      timeoutMs: 10_000,
+      endAfterWrite: true,
+    });
+    // answered as unauthorized, or as incomplete if the hang-up came first: one reply either way
+    assert.ok(early.reply?.status === 401 || early.reply?.status === 400, early.received.toString("latin1"));
+    assert.equal(early.reply.extra.length, 0, early.received.toString("latin1"));
+  });
+
   it("the service still answers afterwards", async () => {
     const res = await t.request("GET", "/healthz", { key: null });
     assert.equal(res.status, 200);
+  });
+});
+
+describe("HTTP sources and SSE at the edge", () => {
+  it("an endpoint takes a request whose Content-Type isn't a media type, and the source sees it as sent", async () => {
+    const src = await createSource(t, HTTP_COMPONENT);
+    for (const type of ["foo", "", "application/json, text/plain", ";"]) {
+      const res = await t.request("POST", endpointPath(src), { key: null, raw: "{}", headers: { "content-type": type } });
+      assert.equal(res.status, 200, `${JSON.stringify(type)}: ${res.text}`);
+    }
+    const events = await waitEvents(t, src.id, 4);
+    assert.deepEqual(events.map((e) => e.event.headers["content-type"]).sort(), ["", ";", "application/json, text/plain", "foo"]);
+    assert.deepEqual(events.map((e) => e.event.bodyRaw), ["{}", "{}", "{}", "{}"]);
+  });
+
+  it("HEAD on the SSE route answers the stream's headers at once and no body", async () => {
+    const src = await createSource(t, HTTP_COMPONENT);
+    const r = await send(`HEAD /sources/${src.id}/sse HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminKey}\r\nConnection: close\r\n\r\n`, { head: true });
+    assert.equal(r.reply?.status, 200, `${r.failure} ${r.received.toString("latin1")}`);
+    assert.match(r.reply.headers["content-type"], /^text\/event-stream/);
+    assert.equal(r.reply.extra.length, 0);
   });
 });

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { FastifyBaseLogger } from "fastify";
-import { ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
+import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
 import { envelope } from "./errors.ts";
 
 // Requests Node answers before Fastify ever sees them: bytes that aren't HTTP/1.1, headers over
@@ -55,23 +55,44 @@ function replyAndClose(socket: Duplex, reply: string): void {
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-const answered = new WeakSet<Duplex>();
+const handled = new WeakSet<Duplex>();
 
 /** Fastify's `clientErrorHandler` (Fastify calls it with the instance as `this`). */
 export function clientErrorHandler(this: { log: FastifyBaseLogger }, err: ClientError, socket: Duplex): void {
   if (err.code === "ECONNRESET" || socket.destroyed) return;
   // the parser reports again for every later chunk of the same connection; one answer is enough
-  if (answered.has(socket)) return;
-  answered.add(socket);
+  if (handled.has(socket)) return;
+  handled.add(socket);
   this.log.debug({ err }, "client error");
-  // a reply already on its way can't be followed by another one on the same connection
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
-  if (!socket.writable || (inFlight && inFlight.headersSent)) {
+  const s = socket as Duplex & { _httpMessage?: ServerResponse | null; parser?: { incoming?: IncomingMessage | null } | null };
+  const response = s._httpMessage;
+  const request = s.parser?.incoming;
+  // A reply already on its way can't be followed by another one on the same connection; nor can
+  // a request that was already answered before its body ended (a 401 or 413 sent without reading
+  // it) get a second answer when the rest never comes. Node assigns each request its response on
+  // arrival and detaches it once finished, so an unfinished request with none was answered.
+  const answered = request && !request.complete && !response;
+  if (!socket.writable || response?.headersSent || answered) {
     socket.destroy();
+    return;
+  }
+  // A whole request's reply is still being made and the bytes after it were garbage: the reply
+  // goes out first and alone, then the connection closes; the garbage gets no answer of its own.
+  if (response && (response.req !== request || request?.complete)) {
+    response.once("close", () => socket.destroy());
     return;
   }
   const [code, message] = classify(err);
   replyAndClose(socket, rawErrorReply(code, message, isHead(err.rawPacket)));
+}
+
+/**
+ * onRequest: Node answers an HTTP/1.1 request without a Host header (RFC 9112 §3.2) with its own
+ * empty 400; with that check turned off (requireHostHeader: false) it is made here, in the envelope.
+ */
+export function requireHost(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  if (req.raw.httpVersion === "1.1" && req.headers.host === undefined) return done(new AppError("invalid_request", "an HTTP/1.1 request needs a Host header"));
+  done();
 }
 
 /**

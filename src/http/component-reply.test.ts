@@ -91,7 +91,7 @@ test("a status outside 200-599 (or not an integer) is a 500 source_failed envelo
     const res = await call(name);
     assert.equal(res.status, 500, name);
     assert.match(res.headers.get("content-type") ?? "", /^application\/json; charset=utf-8/);
-    const body = await res.json();
+    const body = (await res.json()) as { error: { code: string } };
     assert.equal(body.error.code, "source_failed", name);
     assert.deepEqual(Object.keys(body), ["error"]);
   }

@@ -24,6 +24,8 @@ export function connectionOptions(limits: HttpLimits) {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: checkingIntervalMs(limits),
+      // checked in an onRequest hook instead, so the 400 is the envelope (client-errors.ts)
+      requireHostHeader: false,
     },
   };
 }

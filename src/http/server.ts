@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { Core } from "../core/core.ts";
 import { ErrorEnvelope } from "./schemas.ts";
 import { errorHandler, frameworkErrorHandler, notFoundHandler } from "./errors.ts";
-import { answerUnhandledRequests, clientErrorHandler } from "./client-errors.ts";
+import { answerUnhandledRequests, clientErrorHandler, requireHost } from "./client-errors.ts";
 import { capConnections, connectionOptions } from "./connections.ts";
 import type { HttpLimits } from "../config.ts";
 import { authHook } from "./auth.ts";
@@ -70,6 +70,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
     if (closing) reply.header("connection", "close");
     return payload;
   });
+  app.addHook("onRequest", requireHost);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorEnvelope);

@@ -15,27 +15,43 @@ function isJson(contentType: string | undefined): boolean {
   return type === "application/json" || type.endsWith("+json");
 }
 
+// type/subtype as RFC 9110 has it; Fastify refuses a request whose Content-Type isn't one with 415
+const MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(;|$)/;
+
 export function ingressRoutes(core: Core): FastifyPluginAsync {
   return async (app) => {
+    // An endpoint takes any request (decisions §6), also one whose Content-Type is garbage: Fastify
+    // reads its body as bytes, and the source still sees the header as it was sent.
+    const sentType = new WeakMap<FastifyRequest, string>();
+    app.addHook("onRequest", (req, _reply, done) => {
+      const type = req.headers["content-type"];
+      if (type !== undefined && !MEDIA_TYPE.test(type)) {
+        sentType.set(req, type);
+        req.headers["content-type"] = "application/octet-stream";
+      }
+      done();
+    });
     app.removeAllContentTypeParsers();
     app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, (req, body, done) => {
       // A JSON body deeper than the bound would overflow whatever recurses over the parsed event
       // later (IPC, clones, stringify); it is refused here, before it is parsed or queued.
       const buf = body as Buffer;
-      if (buf.length > MAX_JSON_DEPTH && isJson(req.headers["content-type"]) && jsonTooDeep(buf.toString("utf8"))) return done(tooDeep());
+      const type = sentType.get(req) ?? req.headers["content-type"];
+      if (buf.length > MAX_JSON_DEPTH && isJson(type) && jsonTooDeep(buf.toString("utf8"))) return done(tooDeep());
       done(null, buf);
     });
 
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       const { key } = req.params as { key: string; "*"?: string };
       const rest = (req.params as { "*"?: string })["*"];
+      const sent = sentType.get(req);
       const r = await core.runtime.ingress.receive(key, {
         method: req.method,
         path: "/" + (rest ?? ""),
         query: { ...(req.query as Record<string, unknown>) },
-        headers: req.headers,
+        headers: sent === undefined ? req.headers : { ...req.headers, "content-type": sent },
         body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
-        contentType: req.headers["content-type"],
+        contentType: sent ?? req.headers["content-type"],
         url: `${req.protocol}://${req.host}${req.url}`,
         clientIp: req.ip,
       });

@@ -45,14 +45,20 @@ async function stream(core: Core, open: Set<() => void>, heartbeatMs: number, re
   const lastHeader = req.headers["last-event-id"];
   let last: EventKey | undefined = typeof lastHeader === "string" ? parseEventId(lastHeader.trim()) : undefined;
 
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, {
+  const headers = {
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-store",
     "x-accel-buffering": "no",
-    connection: "keep-alive",
-  });
+  };
+  // HEAD: the stream's headers and nothing else (Node sends no headers for a body-less reply
+  // until it ends, so a HEAD that went on as a stream would never be answered)
+  if (req.method === "HEAD") {
+    reply.headers(headers).status(200).send();
+    return;
+  }
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { ...headers, connection: "keep-alive" });
   res.write(":sse-handshake\n\n");
 
   let replaying = true;
