@@ -99,6 +99,20 @@ export interface WebhookRow {
   updated_at: number;
 }
 
+/** A connected account (Pipedream's `apn_`): an app's credentials, referenced by app props. */
+export interface AccountRow {
+  id: string;
+  user_id: string;
+  app: string;
+  name: string;
+  /** the auth object as JSON, sealed with the service's secret box */
+  auth: string;
+  /** the keys of the auth object, in the order given (shown; the values never are) */
+  auth_fields: string[];
+  created_at: number;
+  updated_at: number;
+}
+
 /** One event on its way to one listener (decisions §5). */
 export interface DeliveryRow {
   id: string;
@@ -183,6 +197,14 @@ export interface WebhookStore {
   insert(row: WebhookRow): Promise<void>;
   byId(id: string): Promise<WebhookRow | undefined>;
   list(userId: string, page: PageRequest): Promise<Page<WebhookRow> | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface AccountStore {
+  insert(row: AccountRow): Promise<void>;
+  update(row: AccountRow): Promise<void>;
+  byId(id: string): Promise<AccountRow | undefined>;
+  list(userId: string, page: PageRequest): Promise<Page<AccountRow> | undefined>;
   delete(id: string): Promise<boolean>;
 }
 
@@ -319,6 +341,7 @@ export interface Store {
   subscriptions: SubscriptionStore;
   workflows: WorkflowStore;
   webhooks: WebhookStore;
+  accounts: AccountStore;
   deliveries: DeliveryStore;
   /** runs `fn` in one transaction; the store handed to `fn` is bound to it */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;

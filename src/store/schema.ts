@@ -131,6 +131,20 @@ export interface WebhooksTable {
   updated_at: number;
 }
 
+export interface AccountsTable {
+  seq: Generated<number>;
+  id: string;
+  user_id: string;
+  app: string;
+  name: string;
+  /** sealed JSON */
+  auth: string;
+  /** JSON array of the auth object's keys */
+  auth_fields: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface DeliveriesTable {
   seq: Generated<number>;
   id: string;
@@ -164,6 +178,7 @@ export interface Database {
   auto_subscriptions: AutoSubscriptionsTable;
   workflows: WorkflowsTable;
   webhooks: WebhooksTable;
+  accounts: AccountsTable;
   deliveries: DeliveriesTable;
   health_probe: HealthProbeTable;
 }
