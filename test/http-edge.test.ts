@@ -163,6 +163,18 @@ describe("answers Node and the router give before a route runs", () => {
     const r = await send(`HEAD /v1/users/me HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(40_000)}\r\n\r\n`, { head: true });
     assert.equal(r.reply?.status, 431, r.received.toString("latin1").slice(0, 200));
     assert.equal(r.reply.extra.length, 0, `a HEAD reply carried a body: ${r.received.toString("latin1").slice(0, 300)}`);
+    // a HEAD whose body never comes (the client hangs up): a 400 if that came first, else the
+    // endpoint's answer; no body either way
+    const src = await createSource(t, HTTP_COMPONENT);
+    const cut = await rawRequest(`HEAD ${endpointPath(src)} HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nab`, {
+      host: "127.0.0.1",
+      port,
+      timeoutMs: 10_000,
+      head: true,
+      endAfterWrite: true,
+    });
+    assert.ok(cut.reply?.status === 400 || cut.reply?.status === 200, cut.received.toString("latin1"));
+    assert.equal(cut.reply.extra.length, 0, `a HEAD reply carried a body: ${cut.received.toString("latin1")}`);
   });
 
   it("an Expect other than 100-continue: 417 in the envelope; CONNECT: 404 in the envelope", async () => {

@@ -41,8 +41,8 @@ export function rawErrorReply(code: ErrorCode, message: string, head: boolean): 
   );
 }
 
-// A parse error leaves no parsed method behind; the bytes it failed on start with it when the
-// request line was in them, which is the case for every request small enough to fit one read.
+// A parse error in the request line or headers leaves no parsed method behind; the bytes it failed
+// on start with it when the request line was in them, as for every request that fits one read.
 const isHead = (raw: unknown) => Buffer.isBuffer(raw) && raw.subarray(0, 5).toString("latin1") === "HEAD ";
 
 /**
@@ -83,7 +83,9 @@ export function clientErrorHandler(this: { log: FastifyBaseLogger }, err: Client
     return;
   }
   const [code, message] = classify(err);
-  replyAndClose(socket, rawErrorReply(code, message, isHead(err.rawPacket)));
+  // the request in error is the parsed one when its headers were complete (its body is what failed)
+  const head = request && !request.complete ? request.method === "HEAD" : isHead(err.rawPacket);
+  replyAndClose(socket, rawErrorReply(code, message, head));
 }
 
 /**

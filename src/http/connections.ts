@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import type { FastifyBaseLogger } from "fastify";
 import type { HttpLimits } from "../config.ts";
 
 // How long a connection may take, and how many there may be. Without these a client that sends
@@ -30,7 +31,16 @@ export function connectionOptions(limits: HttpLimits) {
   };
 }
 
-/** Connections past the cap are closed as they arrive (Node's `maxConnections`). */
-export function capConnections(server: Server, limits: HttpLimits): void {
+/** Connections past the cap are closed as they arrive (Node's `maxConnections`), with a warning a minute at most. */
+export function capConnections(server: Server, limits: HttpLimits, log: FastifyBaseLogger): void {
   server.maxConnections = limits.maxConnections;
+  let dropped = 0;
+  let warnedAt = 0;
+  server.on("drop", () => {
+    dropped++;
+    if (Date.now() - warnedAt < 60_000) return;
+    warnedAt = Date.now();
+    log.warn({ dropped, maxConnections: limits.maxConnections }, "connections refused: the connection cap (TRIBUTARY_HTTP_MAX_CONNECTIONS) is reached");
+    dropped = 0;
+  });
 }

@@ -11,6 +11,7 @@ import type { HttpLimits } from "../config.ts";
 import { authHook } from "./auth.ts";
 import { filterHook } from "./filter.ts";
 import { jsonBodyParser } from "./json-body.ts";
+import { AppError } from "../lib/errors.ts";
 import { userRoutes } from "./routes/users.ts";
 import { componentRoutes } from "./routes/components.ts";
 import { sourceRoutes } from "./routes/sources.ts";
@@ -43,7 +44,8 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
     bodyLimit: opts.bodyLimit,
     // one log line per request would cost more than the request itself; errors are still logged
     logController: new LogController({ disableRequestLogging: true }),
-    return503OnClosing: true,
+    // refused with the envelope by the onRequest hook below instead of Fastify's own 503 body
+    return503OnClosing: false,
     // the spec writes /sources/ and /users/me/sources/ with a slash; clients that drop it still arrive
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: "idle",
@@ -52,7 +54,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  capConnections(app.server, opts.limits);
+  capConnections(app.server, opts.limits, app.log);
   answerUnhandledRequests(app.server);
 
   app.setValidatorCompiler(({ schema, httpPart }) =>
@@ -70,6 +72,9 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
     if (closing) reply.header("connection", "close");
     return payload;
   });
+  // A request that arrives once close() began is turned away at once (the load balancer sends it
+  // elsewhere); those in flight finish.
+  app.addHook("onRequest", (_req, _reply, done) => done(closing ? new AppError("unavailable", "the service is shutting down") : undefined));
   app.addHook("onRequest", requireHost);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
