@@ -107,6 +107,16 @@ describe("cheap requests that would cost a lot", () => {
   });
 });
 
+describe("names that are Object.prototype's", () => {
+  it("include/exclude name the resource's own fields only", async () => {
+    for (const q of ["include=constructor", "include=toString", "include=id.constructor", "include=__proto__"]) {
+      const res = await t.request("GET", `/v1/users/me?${q}`);
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, { data: {} }, q);
+    }
+  });
+});
+
 describe("bad items in arrays", () => {
   it("POST and PUT /v1/workflows with null or non-object steps is 400 naming each", async () => {
     const created = await t.request("POST", "/v1/workflows", { body: { name: "w", steps: [JSON.parse(SLOW_CHILD)] } });

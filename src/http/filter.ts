@@ -18,12 +18,13 @@ function includeOnly(item: Obj, fields: string[]): Obj {
   const whole = new Set<string>();
   for (const f of fields) {
     const [top, sub] = f.split(".", 2);
-    if (!(top in item) || whole.has(top)) continue;
+    // own fields only: include=constructor names no field of the resource
+    if (!Object.hasOwn(item, top) || whole.has(top)) continue;
     const value = item[top];
     if (sub === undefined) {
       whole.add(top);
       out[top] = value;
-    } else if (isObj(value) && sub in value) {
+    } else if (isObj(value) && Object.hasOwn(value, sub)) {
       out[top] = { ...(out[top] as Obj | undefined), [sub]: value[sub] };
     }
   }
