@@ -28,12 +28,25 @@ export class Targets {
     return t;
   }
 
+  /**
+   * The source or workflow of an endpoint key, whatever its case (keys are stored lower-case;
+   * Pipedream's SDK lower-cases the URLs it is given). A key stored with upper-case letters (one
+   * migration 008 had to leave, or one an older node made during a rolling upgrade) is still
+   * found by its exact text.
+   */
   async byEndpoint(key: string): Promise<Target | undefined> {
-    const id = this.#idByKey.get(key);
+    const lower = key.toLowerCase();
+    const id = this.#idByKey.get(lower) ?? this.#idByKey.get(key);
     if (id) return this.get(id);
-    const row = (await this.#store.sources.byEndpointKey(key)) ?? (await this.#store.workflows.byEndpointKey(key));
+    const find = async (k: string) => (await this.#store.sources.byEndpointKey(k)) ?? (await this.#store.workflows.byEndpointKey(k));
+    let row = await find(lower);
+    let cacheKey = lower;
+    if (!row && lower !== key) {
+      row = await find(key);
+      cacheKey = key;
+    }
     if (!row) return undefined;
-    this.#idByKey.set(key, row.id);
+    this.#idByKey.set(cacheKey, row.id);
     return this.get(row.id);
   }
 

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { CoreDeps } from "./deps.ts";
 import type { PageRequest, UserRow, WorkflowRow, WorkflowStepRow } from "../store/port.ts";
 import { invalid, notFound, type FieldProblem } from "../lib/errors.ts";
@@ -6,7 +5,7 @@ import { newId } from "../lib/ids.ts";
 import { nowSeconds } from "../lib/clock.ts";
 import { workflowCode } from "../runtime/workflow-code.ts";
 import { AutoSubscriptions } from "./auto-subscriptions.ts";
-import { endpointUrl } from "./endpoint.ts";
+import { endpointUrl, newEndpointKey } from "./endpoint.ts";
 import type { SourceRuntime } from "./source-runtime.ts";
 import { timerOf } from "./timers.ts";
 import { checkActive, checkName, checkSteps, checkTrigger, throwIfAny, type StepInput, type WorkflowInput } from "./workflow-input.ts";
@@ -74,7 +73,7 @@ export class Workflows {
       deployment_id: newId("d_"),
       trigger,
       steps: await this.#deployable(steps!),
-      endpoint_key: trigger.type === "http" ? randomBytes(16).toString("base64url") : null,
+      endpoint_key: trigger.type === "http" ? newEndpointKey() : null,
       created_at: now,
       updated_at: now,
     };
@@ -110,7 +109,7 @@ export class Workflows {
       deployment_id: newId("d_"),
       trigger: nextTrigger,
       steps: steps ? await this.#deployable(steps) : current.steps.map((s) => ({ ...s, id: newId("c_") })),
-      endpoint_key: nextTrigger.type === "http" ? (current.endpoint_key ?? randomBytes(16).toString("base64url")) : null,
+      endpoint_key: nextTrigger.type === "http" ? (current.endpoint_key ?? newEndpointKey()) : null,
       updated_at: nowSeconds(),
     };
     this.#rt.timers.cancel(id);

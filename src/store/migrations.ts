@@ -6,7 +6,7 @@ import { flowSchema } from "./migrations/003_flow.ts";
 import { healthProbeSchema } from "./migrations/004_health_probe.ts";
 import { backlogIndexes } from "./migrations/005_backlog_indexes.ts";
 import { accountsSchema } from "./migrations/006_accounts.ts";
-import { lowercaseEndpointKeys } from "./migrations/007_lowercase_endpoint_keys.ts";
+import { lowercaseEndpointKeys } from "./migrations/008_lowercase_endpoint_keys.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -19,7 +19,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "004_health_probe": healthProbeSchema(),
     "005_backlog_indexes": backlogIndexes(),
     "006_accounts": accountsSchema(dialect),
-    "007_lowercase_endpoint_keys": lowercaseEndpointKeys(),
+    "008_lowercase_endpoint_keys": lowercaseEndpointKeys(),
   };
 }
 
