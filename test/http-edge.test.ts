@@ -69,6 +69,10 @@ describe("nesting", () => {
       const text = await t.request("POST", endpointPath(src), { key: null, raw: nested(5000), headers: { "content-type": "text/plain" } });
       assert.equal(text.status, 200, text.text);
     }
+    // an object of 20,000 members is refused the same way; as text it is just text
+    const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [i.toString(36), 1])));
+    assertErrorEnvelope(await t.request("POST", endpointPath(plain), { key: null, raw: wide, headers: { "content-type": "application/json" } }), 400, "invalid_request");
+    assert.equal((await t.request("POST", endpointPath(plain), { key: null, raw: wide, headers: { "content-type": "text/plain" } })).status, 200);
     const shallow = await t.request("POST", endpointPath(custom), { key: null, raw: nested(100), headers: { "content-type": "application/json" } });
     assert.equal(shallow.status, 200, shallow.text);
     assert.deepEqual(shallow.body, { got: "object" });

@@ -21,7 +21,7 @@ export function tooDeep(): AppError {
   ]);
 }
 
-function tooWide(): AppError {
+export function tooWide(): AppError {
   return invalid(`an object in the body has more than ${MAX_KEYS} members`, [
     { field: "body", message: `has an object with more than ${MAX_KEYS} members` },
   ]);

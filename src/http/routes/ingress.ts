@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Core } from "../../core/core.ts";
-import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-depth.ts";
+import { MAX_JSON_DEPTH } from "../../lib/json-depth.ts";
 import { sendComponentReply } from "../component-reply.ts";
-import { tooDeep } from "../json-body.ts";
+import { MAX_KEYS, tooDeep, tooWide } from "../json-body.ts";
+import { jsonShapeProblem } from "../json-shape.ts";
 
 // HTTP sources' endpoints: /http/{key} with any method, subpath and query (decisions §6). The
 // body is taken as raw bytes whatever its type (bodyRaw keeps them exact for signatures).
@@ -34,10 +35,14 @@ export function ingressRoutes(core: Core): FastifyPluginAsync {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, (req, body, done) => {
       // A JSON body deeper than the bound would overflow whatever recurses over the parsed event
-      // later (IPC, clones, stringify); it is refused here, before it is parsed or queued.
+      // later (IPC, clones, stringify), and one with an object of absurdly many members costs
+      // more to parse than to send; both are refused here, before they are parsed or queued.
       const buf = body as Buffer;
       const type = sentType.get(req) ?? req.headers["content-type"];
-      if (buf.length > MAX_JSON_DEPTH && isJson(type) && jsonTooDeep(buf.toString("utf8"))) return done(tooDeep());
+      if (buf.length > MAX_JSON_DEPTH && isJson(type)) {
+        const shape = jsonShapeProblem(buf.toString("utf8"), MAX_JSON_DEPTH, MAX_KEYS);
+        if (shape) return done(shape.kind === "deep" ? tooDeep() : tooWide());
+      }
       done(null, buf);
     });
 
