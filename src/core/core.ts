@@ -7,6 +7,7 @@ import { SourceRuntime } from "./source-runtime.ts";
 import { Events } from "./events.ts";
 import { Workflows } from "./workflows.ts";
 import { Webhooks } from "./webhooks.ts";
+import { Accounts } from "./accounts.ts";
 
 /** The domain, as the HTTP layer (and later the runtime) sees it. */
 export class Core {
@@ -18,6 +19,7 @@ export class Core {
   readonly events: Events;
   readonly workflows: Workflows;
   readonly webhooks: Webhooks;
+  readonly accounts: Accounts;
 
   constructor(deps: CoreDeps) {
     this.runtime = new SourceRuntime(deps);
@@ -27,6 +29,7 @@ export class Core {
     this.sources = new Sources(deps, this.components, this.runtime);
     this.workflows = new Workflows(deps, this.runtime);
     this.webhooks = new Webhooks(deps, this.runtime);
+    this.accounts = new Accounts(deps, this.runtime.accountAuth, this.components);
     this.events = new Events(
       deps.store,
       { source: (user, id) => this.sources.get(user, id), workflow: (user, id) => this.workflows.get(user, id) },

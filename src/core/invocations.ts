@@ -5,6 +5,7 @@ import type { Invoker } from "../runtime/types.ts";
 import type { InvokeOptions, Target } from "./target.ts";
 import type { DeliveryRow, EventRow, Store, SubscriptionRow } from "../store/port.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
+import type { AccountAuth } from "./account-auth.ts";
 import type { CommitPart, CommitQueue } from "./commit-queue.ts";
 import { applyDedupe, byTs } from "./dedupe.ts";
 import { renderItem } from "./event-render.ts";
@@ -29,6 +30,7 @@ export interface InvocationDeps {
   usage: Usage;
   routes: Routes;
   secrets: SecretBox;
+  accounts: AccountAuth;
   limits: InvokeLimits;
   fetchAllow: string[];
   retention: number;
@@ -54,7 +56,9 @@ export class Invocations {
   async invoke(t: Target, kind: InvocationKind, eventJson: string | undefined, opts: InvokeOptions = {}): Promise<InvokeResult> {
     // counted as running before the first await, so the next quota check already sees it
     if (!opts.dryRun) this.#d.usage.begin(t.user);
-    const state = await this.#rows.state(t.source).catch((e: unknown) => {
+    // props may need a read (a connected account's auth): read along with the state
+    const props = runtimeProps(t, this.#d.secrets, this.#d.accounts);
+    const [state, propValues] = await Promise.all([this.#rows.state(t.source), props]).catch((e: unknown) => {
       if (!opts.dryRun) this.#d.usage.end(t.user);
       throw e;
     });
@@ -65,7 +69,7 @@ export class Invocations {
       code: t.component.code,
       kind,
       ...(eventJson === undefined ? {} : { eventJson }),
-      props: runtimeProps(t.component.meta, t.source.props, this.#d.secrets, t.endpointUrl),
+      props: propValues,
       db: state.row.db,
       dbEpoch: state.epoch,
       limits: this.#d.limits,

@@ -2,6 +2,10 @@ import { Cron } from "croner";
 import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
 import { invalid, type FieldProblem } from "../lib/errors.ts";
+import { accountIdOf } from "./account-refs.ts";
+
+/** `$.interface.apphook`: accepted, optional, inert for now (core/runtime-props.ts) */
+export const APPHOOK = "$.interface.apphook";
 
 // Configured props: checked against the component's declared props (components.md §2) and
 // stored in one normal form: secrets sealed, the timer as {intervalSeconds} or {cron}.
@@ -77,7 +81,11 @@ function checkValue(p: PropDefinition, value: unknown, problems: FieldProblem[])
       if (!Array.isArray(value) || !value.every(isInt)) return fail("must be an array of integers");
       break;
     case "app":
-      if (!isObject(value)) return fail("must be an object (the app's auth)");
+      if (!isObject(value)) return fail('must be an object: {"authProvisionId": "apn_..."} (a connected account) or the app\'s auth');
+      // naming an account: the id alone, so the stored value never mixes a reference and auth
+      if (Object.hasOwn(value, "authProvisionId") && (typeof value.authProvisionId !== "string" || Object.keys(value).length !== 1)) {
+        return fail('must be {"authProvisionId": "apn_..."} with nothing else to use a connected account');
+      }
       break;
   }
   if (Array.isArray(p.options) && p.options.length > 0 && p.type !== "app") {
@@ -113,7 +121,8 @@ export function normalizeProps(
   for (const p of meta.props) {
     const given = own(input, p.name);
     const value = given !== undefined ? given : own(previous, p.name);
-    if (p.type === "$.interface.http" || p.type === "$.service.db") continue;
+    // an apphook is configured by its app prop (and inert for now): nothing of its own to store
+    if (p.type === "$.interface.http" || p.type === "$.service.db" || p.type === APPHOOK) continue;
     if (p.type === "$.interface.timer") {
       const timer = value === undefined ? defaultTimer(p) : timerFrom(value, `configured_props.${p.name}`, problems);
       if (timer) out[p.name] = timer;
@@ -131,7 +140,8 @@ export function normalizeProps(
       continue;
     }
     if (!checkValue(p, value, problems)) continue;
-    out[p.name] = p.secret ? secrets.seal(JSON.stringify(value)) : value;
+    // an account reference holds no secret (the account's auth is sealed where it lives)
+    out[p.name] = p.secret && accountIdOf(value) === undefined ? secrets.seal(JSON.stringify(value)) : value;
   }
   if (problems.length) throw invalid("configured_props are not valid for this component", problems);
   return out;
@@ -153,7 +163,7 @@ export function echoProps(meta: ComponentMeta, stored: Record<string, unknown>, 
       continue;
     }
     if (value === undefined) continue;
-    out[p.name] = p.secret ? MASK : value;
+    out[p.name] = p.secret && accountIdOf(value) === undefined ? MASK : value;
   }
   return out;
 }

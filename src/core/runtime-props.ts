@@ -1,23 +1,38 @@
-import type { ComponentMeta } from "../runtime/types.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
-import { defaultTimer } from "./props.ts";
+import type { AccountAuth } from "./account-auth.ts";
+import { accountIdOf } from "./account-refs.ts";
+import { APPHOOK, defaultTimer } from "./props.ts";
+import type { Target } from "./target.ts";
 
-/** Prop values as the sandbox gets them: secrets opened, the timer resolved, the http endpoint. */
+/**
+ * Prop values as the sandbox gets them: secrets opened, the timer resolved, the http endpoint,
+ * an app prop that names a connected account given that account's current auth (the sandbox
+ * makes it `this.<prop>.$auth`), an apphook its definition (inert: nothing is delivered yet).
+ * A promise only when an account has to be read; a missing account gives an empty auth, so
+ * the run fails the way a revoked credential would.
+ */
 export function runtimeProps(
-  meta: ComponentMeta,
-  stored: Record<string, unknown>,
+  t: Target,
   secrets: SecretBox,
-  endpointUrl: string | null,
-): Record<string, unknown> {
+  accounts: AccountAuth,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const stored = t.source.props;
   const out: Record<string, unknown> = {};
-  for (const p of meta.props) {
+  let reads: Promise<void>[] | undefined;
+  for (const p of t.component.meta.props) {
     const value = stored[p.name];
     if (p.type === "$.service.db") continue;
-    if (p.type === "$.interface.http") out[p.name] = { endpoint: endpointUrl };
+    if (p.type === "$.interface.http") out[p.name] = { endpoint: t.endpointUrl };
     else if (p.type === "$.interface.timer") out[p.name] = value ?? defaultTimer(p);
-    else if (value === undefined) continue;
+    else if (p.type === APPHOOK) {
+      const { name: _name, ...definition } = p;
+      out[p.name] = definition;
+    } else if (value === undefined) continue;
     else if (p.secret && typeof value === "string") out[p.name] = JSON.parse(secrets.open(value));
-    else out[p.name] = value;
+    else if (p.type === "app" && accountIdOf(value) !== undefined) {
+      const name = p.name;
+      (reads ??= []).push(accounts.auth(t.user.id, accountIdOf(value)!).then((auth) => void (out[name] = auth ?? {})));
+    } else out[p.name] = value;
   }
-  return out;
+  return reads ? Promise.all(reads).then(() => out) : out;
 }

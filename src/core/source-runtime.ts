@@ -12,6 +12,7 @@ import type { Target } from "./target.ts";
 import { Lifecycle } from "./lifecycle.ts";
 import { Quotas } from "./quotas.ts";
 import { Targets } from "./targets.ts";
+import { AccountAuth } from "./account-auth.ts";
 import { Timers, timerOf } from "./timers.ts";
 import { Usage } from "./usage.ts";
 import { endpointUrl } from "./endpoint.ts";
@@ -27,6 +28,8 @@ import { WebhookSender } from "./webhook-sender.ts";
 export class SourceRuntime {
   readonly usage = new Usage();
   readonly targets: Targets;
+  /** connected accounts' auth, as runs read it */
+  readonly accountAuth: AccountAuth;
   readonly invocations: Invocations;
   readonly lifecycle: Lifecycle;
   readonly timers: Timers;
@@ -48,6 +51,8 @@ export class SourceRuntime {
     this.#commits = new CommitQueue(deps.store);
     this.targets = new Targets(deps.store, deps.publicUrl);
     this.routes = new Routes(deps.store);
+    // SQLite has one writer, this process, so a cached account is exact; PostgreSQL has others
+    this.accountAuth = new AccountAuth(deps.store.accounts, deps.secrets, deps.store.kind === "sqlite" ? Infinity : 1000);
     this.invocations = new Invocations({
       store: deps.store,
       invoker: deps.invoker,
@@ -57,6 +62,7 @@ export class SourceRuntime {
       routes: this.routes,
       version: deps.version,
       secrets: deps.secrets,
+      accounts: this.accountAuth,
       limits: deps.limits,
       fetchAllow: [...deps.fetchAllow],
       retention: deps.retention,

@@ -5,11 +5,11 @@ import { AppError, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { slugify, uniqueSlug } from "../lib/slug.ts";
 import { nowSeconds } from "../lib/clock.ts";
-import { randomBytes } from "node:crypto";
 import { Components, type ComponentInput } from "./components.ts";
 import { echoProps, normalizeProps } from "./props.ts";
+import { checkAccountRefs } from "./account-refs.ts";
 import { AutoSubscriptions } from "./auto-subscriptions.ts";
-import { endpointUrl } from "./endpoint.ts";
+import { endpointUrl, newEndpointKey } from "./endpoint.ts";
 import { SourceListCache, type RenderedPage } from "./source-list-cache.ts";
 import type { SourceRuntime } from "./source-runtime.ts";
 import { timerOf } from "./timers.ts";
@@ -110,6 +110,7 @@ export class Sources {
       ]);
     }
     const props = normalizeProps(component.meta, input.configured_props, this.#deps.secrets);
+    await checkAccountRefs(this.#deps.store.accounts, user, component.meta, props);
     const wanted = checkName(input.name) ?? slugify(component.meta.name ?? component.meta.key ?? "source");
     const { name, slug } = await this.#uniqueName(user.id, wanted);
     const now = nowSeconds();
@@ -122,7 +123,7 @@ export class Sources {
       name_slug: slug,
       props,
       active: true,
-      endpoint_key: hasHttp ? randomBytes(16).toString("base64url") : null,
+      endpoint_key: hasHttp ? newEndpointKey() : null,
       created_at: now,
       updated_at: now,
     };
@@ -155,6 +156,7 @@ export class Sources {
       (await this.#component(user, input)) ?? (await this.#deps.store.components.byId(current.component_id));
     if (!component) throw notFound("component");
     const props = normalizeProps(component.meta, input.configured_props, this.#deps.secrets, current.props);
+    await checkAccountRefs(this.#deps.store.accounts, user, component.meta, props);
     const wanted = checkName(input.name);
     const named = wanted && wanted !== current.name ? await this.#uniqueName(user.id, wanted, id) : undefined;
     const hasHttp = component.meta.props.some((p) => p.type === "$.interface.http");
@@ -165,7 +167,7 @@ export class Sources {
       name: named?.name ?? current.name,
       name_slug: named?.slug ?? current.name_slug,
       active: input.active !== false,
-      endpoint_key: hasHttp ? (current.endpoint_key ?? randomBytes(16).toString("base64url")) : current.endpoint_key,
+      endpoint_key: hasHttp ? (current.endpoint_key ?? newEndpointKey()) : current.endpoint_key,
       updated_at: nowSeconds(),
     };
     const changed =

@@ -17,6 +17,8 @@ export interface UserView {
   daily_compute_time_used: number;
   daily_invocations_quota: number;
   daily_invocations_used: number;
+  /** Pipedream's orgs the user belongs to: there are none here */
+  orgs: never[];
 }
 
 export interface NewUser {
@@ -62,6 +64,7 @@ export class Users {
       daily_compute_time_used: used.computeMs,
       daily_invocations_quota: user.daily_invocations_quota,
       daily_invocations_used: used.invocations,
+      orgs: [],
     };
   }
 

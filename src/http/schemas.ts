@@ -55,6 +55,7 @@ export const User = Type.Object({
   daily_compute_time_used: Type.Integer(),
   daily_invocations_quota: Type.Integer(),
   daily_invocations_used: Type.Integer(),
+  orgs: Type.Array(Type.Unknown(), { description: "the organizations the user belongs to (Pipedream's field): always empty here" }),
 });
 
 /** Users listed by an admin: no key (only hashes are stored). */

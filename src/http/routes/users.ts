@@ -4,6 +4,7 @@ import type { UserRow } from "../../store/port.ts";
 import { requireAdmin } from "../../core/users.ts";
 import { Filter, IdParams, Paging, User, UserSummary, data, page, withErrors, Deleted } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
+import { accountRoutes } from "./accounts.ts";
 
 // Admin routes refuse non-admins before looking at their input.
 const adminOnly = async (req: { user: UserRow }) => requireAdmin(req.user);
@@ -12,6 +13,9 @@ const summary = (u: UserRow) => ({ id: u.id, username: u.username, email: u.emai
 
 export function userRoutes(core: Core): FastifyPluginAsyncTypebox {
   return async (app) => {
+    // the user's connected accounts (/accounts, /users/me/accounts), which belong to the user
+    await app.register(accountRoutes(core));
+
     app.get(
       "/users/me",
       { schema: { tags: ["users"], querystring: Type.Object(Filter), response: withErrors({ 200: data(User) }) } },
