@@ -1,6 +1,11 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+// Code that runs inside the sandbox sees the sandbox's globals (isolate/runtime.js), not Node's.
+const sandboxGlobals = Object.fromEntries(
+  ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "queueMicrotask", "URL", "URLSearchParams", "AbortController", "TextEncoder", "TextDecoder", "console"].map((g) => [g, "readonly"]),
+);
+
 export default tseslint.config(
   { ignores: ["node_modules/", "data/", ".tmp/", "src/runtime/sandbox/provided/*.js", "src/registry/*.js"] },
   js.configs.recommended,
@@ -11,4 +16,6 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "off",
     },
   },
+  { files: ["src/runtime/sandbox/node/*.js"], languageOptions: { globals: sandboxGlobals } },
+  { files: ["src/runtime/sandbox/node/forbidden.cjs"], languageOptions: { sourceType: "commonjs", globals: { module: "writable" } } },
 );

@@ -4,6 +4,8 @@ import type { Config } from "./config.ts";
 import { openStore } from "./store/store.ts";
 import type { Store } from "./store/port.ts";
 import { createAnalyzer } from "./runtime/analyzer.ts";
+import { Bundler } from "./runtime/packages/bundler.ts";
+import { join } from "node:path";
 import { RunnerPool } from "./runtime/runner-pool.ts";
 import { MemoryBus } from "./bus/memory.ts";
 import type { InvokeLimits } from "./runtime/protocol.ts";
@@ -51,9 +53,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     maxDbBytes: 64 * 1024,
     maxResultBytes: config.maxResultBytes,
   };
+  const bundler = new Bundler({
+    cacheDir: join(config.dataDir, "npm"),
+    npm: config.npm,
+    registryUrl: config.npmRegistry,
+    npmAllow: config.npmAllow,
+    fetchAllow: config.fetchAllow,
+    cacheMb: config.npmCacheMb,
+  });
   const core = new Core({
     store,
     analyzer,
+    bundler,
     secrets: new SecretBox(loadSecretKey(config.secretKey, config.dataDir)),
     publicUrl: config.publicUrl,
     fetchAllow: config.fetchAllow,

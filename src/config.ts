@@ -40,6 +40,15 @@ export interface Config {
   maxInFlight: number;
   /** ...and the bytes of their events, MiB */
   maxInFlightMb: number;
+  // -- npm packages in components --
+  /** TRIBUTARY_NPM: false = provided modules and Node's modules only (air-gapped hosts) */
+  npm: boolean;
+  /** the registry packages are installed from */
+  npmRegistry: string;
+  /** package names or `@scope/*` components may import; empty = any */
+  npmAllow: string[];
+  /** the package cache's size cap, MiB (least recently used versions go first) */
+  npmCacheMb: number;
 }
 
 // --- HTTP connection limits (the HTTP edge) ---
@@ -98,6 +107,21 @@ function int(name: string, raw: string | undefined, fallback: number, min = 0): 
   return n;
 }
 
+function onOff(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === "") return fallback;
+  const v = raw.trim().toLowerCase();
+  if (["on", "true", "1", "yes"].includes(v)) return true;
+  if (["off", "false", "0", "no"].includes(v)) return false;
+  throw new Error(`${name} must be "on" or "off", got "${raw}"`);
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw || "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 /** `--port=4000` becomes PORT=4000; `--data-dir=x` becomes TRIBUTARY_DATA_DIR=x. */
 function flagsToEnv(argv: string[]): Env {
   const aliases: Record<string, string> = { port: "PORT", host: "HOST" };
@@ -149,5 +173,10 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     runnerMaxRssMb: int("TRIBUTARY_RUNNER_MAX_RSS_MB", e.TRIBUTARY_RUNNER_MAX_RSS_MB, 2048, 0),
     maxInFlight: int("TRIBUTARY_MAX_IN_FLIGHT", e.TRIBUTARY_MAX_IN_FLIGHT, 4096, 1),
     maxInFlightMb: int("TRIBUTARY_MAX_IN_FLIGHT_MB", e.TRIBUTARY_MAX_IN_FLIGHT_MB, 128, 1),
+    npm: onOff("TRIBUTARY_NPM", e.TRIBUTARY_NPM, true),
+    // npm sets npm_config_registry for the scripts it runs (npm start): its own configured registry
+    npmRegistry: e.TRIBUTARY_NPM_REGISTRY || e.npm_config_registry || "https://registry.npmjs.org/",
+    npmAllow: list(e.TRIBUTARY_NPM_ALLOW),
+    npmCacheMb: int("TRIBUTARY_NPM_CACHE_MB", e.TRIBUTARY_NPM_CACHE_MB, 2048, 16),
   };
 }

@@ -111,7 +111,9 @@ export class Components {
     if (code.trimStart().startsWith(WORKFLOW_MARKER)) {
       throw new AppError("invalid_component", `component code may not start with ${WORKFLOW_MARKER}`);
     }
-    const meta = await this.#deps.analyzer.analyze(code);
+    const bundled = await this.#deps.bundler.bundle(code, url);
+    const bundle = bundled ? { code: bundled.code, hash: sha256Hex(bundled.code), packages: bundled.packages } : null;
+    const meta = await this.#deps.analyzer.analyze(bundle?.code ?? code);
     checkMeta(meta);
     if (!owner && !meta.key) throw new AppError("invalid_component", "a registry component needs a `key`");
     const now = nowSeconds();
@@ -126,6 +128,7 @@ export class Components {
       meta,
       created_at: now,
       updated_at: now,
+      bundle,
     };
     await store.insert(row);
     return row;

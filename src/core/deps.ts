@@ -1,5 +1,5 @@
 import type { Store } from "../store/port.ts";
-import type { ComponentAnalyzer, Invoker } from "../runtime/types.ts";
+import type { ComponentAnalyzer, ComponentBundler, Invoker } from "../runtime/types.ts";
 import type { InvokeLimits } from "../runtime/protocol.ts";
 import type { Bus } from "../bus/port.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
@@ -8,6 +8,7 @@ import type { SecretBox } from "../lib/secret-box.ts";
 export interface CoreDeps {
   store: Store;
   analyzer: ComponentAnalyzer;
+  bundler: ComponentBundler;
   secrets: SecretBox;
   publicUrl: string;
   fetchAllow: readonly string[];

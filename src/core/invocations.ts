@@ -65,8 +65,8 @@ export class Invocations {
     const startedAt = Date.now();
     const pending = this.#d.invoker.invoke({
       sourceId: t.source.id,
-      codeHash: t.component.code_hash,
-      code: t.component.code,
+      codeHash: t.component.bundle?.hash ?? t.component.code_hash,
+      code: t.component.bundle?.code ?? t.component.code,
       kind,
       ...(eventJson === undefined ? {} : { eventJson }),
       props: propValues,

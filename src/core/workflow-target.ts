@@ -42,6 +42,7 @@ export function workflowTarget(w: WorkflowRow, user: UserRow, endpointUrl: strin
     key: null,
     code,
     code_hash: sha256Hex(code),
+    bundle: null,
     component_url: null,
     meta,
     created_at: w.updated_at,

@@ -11,6 +11,11 @@ export interface FetchTextOptions {
  * against the address guard. Throws Error with a message fit for the user.
  */
 export async function fetchText(rawUrl: string, opts: FetchTextOptions): Promise<string> {
+  return (await fetchBytes(rawUrl, opts)).toString("utf8");
+}
+
+/** The same, as bytes (package tarballs); `headers` are sent with every hop. */
+export async function fetchBytes(rawUrl: string, opts: FetchTextOptions & { headers?: Record<string, string> }): Promise<Buffer> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -22,7 +27,7 @@ export async function fetchText(rawUrl: string, opts: FetchTextOptions): Promise
     await assertFetchable(url, opts.allow);
     let res: Response;
     try {
-      res = await fetch(url, { redirect: "manual", signal });
+      res = await fetch(url, { redirect: "manual", signal, headers: opts.headers });
     } catch (err) {
       const reason = signal.aborted ? `timed out after ${opts.timeoutMs} ms` : String((err as Error).message);
       throw new Error(`fetching ${url.href} failed: ${reason}`, { cause: err });
@@ -38,7 +43,7 @@ export async function fetchText(rawUrl: string, opts: FetchTextOptions): Promise
   throw new Error(`fetching ${rawUrl} failed: too many redirects`);
 }
 
-async function readCapped(res: Response, maxBytes: number, href: string): Promise<string> {
+async function readCapped(res: Response, maxBytes: number, href: string): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
@@ -46,5 +51,5 @@ async function readCapped(res: Response, maxBytes: number, href: string): Promis
     if (size > maxBytes) throw new Error(`${href} is larger than ${maxBytes} bytes`);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }

@@ -74,3 +74,9 @@ export interface Invoker {
   invoke(call: InvokeCall): Promise<InvokeResult>;
   close(): Promise<void>;
 }
+
+/** Bundles a component with the packages, Node modules and files it imports (at save). */
+export interface ComponentBundler {
+  /** The module the runner should load, or null when the code needs no bundling. Throws AppError("invalid_component"). */
+  bundle(code: string, componentUrl: string | null): Promise<{ code: string; packages: string[] } | null>;
+}

@@ -5,6 +5,7 @@ import { eventsSchema } from "./migrations/002_events.ts";
 import { flowSchema } from "./migrations/003_flow.ts";
 import { healthProbeSchema } from "./migrations/004_health_probe.ts";
 import { backlogIndexes } from "./migrations/005_backlog_indexes.ts";
+import { componentBundles } from "./migrations/007_component_bundles.ts";
 import { accountsSchema } from "./migrations/006_accounts.ts";
 import { lowercaseEndpointKeys } from "./migrations/008_lowercase_endpoint_keys.ts";
 
@@ -18,6 +19,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "003_flow": flowSchema(dialect),
     "004_health_probe": healthProbeSchema(),
     "005_backlog_indexes": backlogIndexes(),
+    "007_component_bundles": componentBundles(),
     "006_accounts": accountsSchema(dialect),
     "008_lowercase_endpoint_keys": lowercaseEndpointKeys(),
   };

@@ -27,6 +27,16 @@ export interface ComponentRow {
   meta: ComponentMeta;
   created_at: number;
   updated_at: number;
+  /** what the runner loads when the code imports packages, Node modules or files: made at save */
+  bundle: ComponentBundle | null;
+}
+
+export interface ComponentBundle {
+  code: string;
+  /** sha256 of `code`: the runner's cache key for it */
+  hash: string;
+  /** the package versions in it, `name@version` */
+  packages: string[];
 }
 
 export interface SourceRow {

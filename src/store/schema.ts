@@ -33,6 +33,10 @@ export interface ComponentsTable {
   meta: string;
   created_at: number;
   updated_at: number;
+  bundle: string | null;
+  bundle_hash: string | null;
+  /** JSON: the package versions in the bundle */
+  packages: string | null;
 }
 
 export interface SourcesTable {

@@ -14,6 +14,7 @@ function toRow(r: Selectable<ComponentsTable>): ComponentRow {
     meta: JSON.parse(r.meta),
     created_at: Number(r.created_at),
     updated_at: Number(r.updated_at),
+    bundle: r.bundle && r.bundle_hash ? { code: r.bundle, hash: r.bundle_hash, packages: JSON.parse(r.packages ?? "[]") } : null,
   };
 }
 
@@ -40,6 +41,9 @@ export function componentQueries(db: Kysely<Database>): ComponentStore {
           meta: JSON.stringify(c.meta),
           created_at: c.created_at,
           updated_at: c.updated_at,
+          bundle: c.bundle?.code ?? null,
+          bundle_hash: c.bundle?.hash ?? null,
+          packages: c.bundle ? JSON.stringify(c.bundle.packages) : null,
         })
         .execute();
     },

@@ -69,4 +69,44 @@ export function timingSafeEqual(a, b) {
   return call("timingSafeEqual", x, y);
 }
 
-export default { createHash, createHmac, randomUUID, randomBytes, timingSafeEqual };
+const MAX_RANDOM = 65536;
+
+/** Fills a TypedArray/DataView (or a slice of it) with random bytes, in place, like node:crypto. */
+export function randomFillSync(buf, offset = 0, size) {
+  if (!ArrayBuffer.isView(buf) && !(buf instanceof ArrayBuffer)) throw new TypeError('The "buf" argument must be an ArrayBuffer or an ArrayBufferView');
+  const base = buf instanceof ArrayBuffer ? new Uint8Array(buf) : new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  const view = base.subarray(offset, size === undefined ? undefined : offset + size);
+  for (let i = 0; i < view.length; i += MAX_RANDOM) view.set(call("randomBytes", Math.min(MAX_RANDOM, view.length - i)), i);
+  return buf;
+}
+
+export function randomFill(buf, offset, size, callback) {
+  const cb = [offset, size, callback].find((f) => typeof f === "function");
+  const at = typeof offset === "number" ? offset : 0;
+  try {
+    randomFillSync(buf, at, typeof size === "number" ? size : undefined);
+    Promise.resolve().then(() => cb?.(null, buf));
+  } catch (e) {
+    Promise.resolve().then(() => cb?.(e));
+  }
+}
+
+export function randomInt(min, max) {
+  if (max === undefined) [min, max] = [0, min];
+  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max <= min) throw new RangeError("randomInt(min, max) takes safe integers with min < max");
+  const b = call("randomBytes", 6);
+  const n = b[0] * 2 ** 40 + b[1] * 2 ** 32 + b[2] * 2 ** 24 + b[3] * 2 ** 16 + b[4] * 2 ** 8 + b[5];
+  return min + (n % (max - min));
+}
+
+export function getRandomValues(array) {
+  return randomFillSync(array);
+}
+
+export const webcrypto = { getRandomValues, randomUUID };
+
+export function getHashes() {
+  return ["md5", "sha1", "sha224", "sha256", "sha384", "sha512"];
+}
+
+export default { createHash, createHmac, randomUUID, randomBytes, randomFillSync, randomFill, randomInt, getRandomValues, webcrypto, getHashes, timingSafeEqual };

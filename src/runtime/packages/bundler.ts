@@ -1,0 +1,255 @@
+import { build, type Message, type Plugin, type PluginBuild } from "esbuild";
+import { AppError } from "../../lib/errors.ts";
+import { fetchText } from "../../lib/fetch-text.ts";
+import { installTree, resolveTree } from "./install.ts";
+import { builtinFile, FORBIDDEN_FILE, GLOBALS_FILE, isBridgeFile } from "./node-builtins.ts";
+import { Registry } from "./registry.ts";
+import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
+import { isProvidedModule } from "../sandbox/provided/index.ts";
+
+// At save, a component that imports npm packages, Node modules or files of its own is bundled
+// with them (esbuild) into one ES module that imports only the provided modules: what the
+// runner loads, compiled once per hash like any component. Code that needs none of that is left
+// exactly as written.
+
+export interface BundlerOptions {
+  /** the data directory's package cache */
+  cacheDir: string;
+  /** TRIBUTARY_NPM: off = provided modules and Node's modules only, no registry */
+  npm: boolean;
+  registryUrl: string;
+  /** TRIBUTARY_NPM_ALLOW: names or `@scope/*`; empty = all */
+  npmAllow: readonly string[];
+  fetchAllow: readonly string[];
+  /** the package cache's size cap, MiB */
+  cacheMb: number;
+}
+
+export interface Bundled {
+  code: string;
+  /** every package version bundled, `name@version` */
+  packages: string[];
+}
+
+const FILE_MAX_BYTES = 1024 * 1024;
+const FILES_MAX_BYTES = 5 * 1024 * 1024;
+const BUNDLE_MAX_BYTES = 32 * 1024 * 1024;
+const FETCH_TIMEOUT_MS = 10_000;
+const REMOTE = "remote";
+// names Node code uses as globals: their presence alone makes a component worth bundling
+const NODE_GLOBALS = /\b(Buffer|process|global|__dirname|__filename|AbortController|AbortSignal)\b/;
+
+interface Scan {
+  imports: Array<{ spec: Specifier; raw: string; kind: string }>;
+  files: number;
+}
+
+export class Bundler {
+  readonly #o: BundlerOptions;
+  readonly #registry: Registry;
+
+  constructor(opts: BundlerOptions) {
+    this.#o = opts;
+    this.#registry = new Registry({ url: opts.registryUrl, fetchAllow: opts.fetchAllow });
+  }
+
+  /** The bundled module, or null when the code needs no bundling. Throws AppError("invalid_component"). */
+  async bundle(code: string, url: string | null): Promise<Bundled | null> {
+    const remote = new Map<string, string>();
+    const scan = await this.#scan(code, url, remote);
+    const own = scan.imports;
+    if (scan.files === 0 && own.every((i) => i.spec.kind === "provided") && !NODE_GLOBALS.test(code)) return null;
+
+    const packages = new Map<string, string>();
+    for (const { spec, raw } of own) {
+      if (spec.kind === "builtin") {
+        if (FORBIDDEN_BUILTINS.has(spec.name) || FORBIDDEN_BUILTINS.has(spec.name.split("/")[0]) || !builtinFile(spec.name)) {
+          throw new AppError("invalid_component", `cannot import "${raw}": Node's ${spec.name} module is not available in the sandbox`);
+        }
+      } else if (spec.kind === "package") {
+        if (!this.#o.npm) throw new AppError("invalid_component", `cannot import "${raw}": npm packages are turned off on this server (TRIBUTARY_NPM=off)`);
+        if (!packageAllowed(spec.name, this.#o.npmAllow)) throw new AppError("invalid_component", `cannot import "${raw}": ${spec.name} is not among the packages this server allows (TRIBUTARY_NPM_ALLOW)`);
+        const other = packages.get(spec.name);
+        if (other !== undefined && other !== spec.range && spec.range !== "latest" && other !== "latest") {
+          throw new AppError("invalid_component", `cannot import "${raw}": ${spec.name} is imported at two versions (${other} and ${spec.range})`);
+        }
+        if (other === undefined || other === "latest") packages.set(spec.name, spec.range);
+      }
+    }
+
+    let resolveDirs = new Map<string, string>();
+    let installed: string[] = [];
+    if (packages.size > 0) {
+      try {
+        const tree = await resolveTree(this.#registry, [...packages].map(([name, range]) => ({ name, range })));
+        const out = await installTree(this.#registry, this.#o.cacheDir, tree);
+        resolveDirs = out.resolveDirs;
+        installed = out.packages;
+      } catch (e) {
+        throw new AppError("invalid_component", (e as Error).message);
+      }
+    }
+    const provided = own.filter((i) => i.spec.kind === "provided");
+    const text = await this.#build(code, url, resolveDirs, remote, provided);
+    if (Buffer.byteLength(text) > BUNDLE_MAX_BYTES) {
+      throw new AppError("invalid_component", `the bundled component is over ${BUNDLE_MAX_BYTES / 1048576} MiB`);
+    }
+    return { code: text, packages: installed };
+  }
+
+  // What the component's own code (and its own files) imports: nothing is resolved but its files.
+  async #scan(code: string, url: string | null, remote: Map<string, string>): Promise<Scan> {
+    const imports: Scan["imports"] = [];
+    const plugin: Plugin = {
+      name: "tributary-scan",
+      setup: (b) => {
+        this.#remoteFiles(b, url, remote);
+        b.onResolve({ filter: /.*/ }, (args) => {
+          imports.push({ spec: parse(args.path), raw: args.path, kind: args.kind });
+          return { path: args.path, external: true };
+        });
+      },
+    };
+    await run(() =>
+      build({ stdin: { contents: code, sourcefile: "component.mjs", loader: "js", resolveDir: ENTRY_DIR }, bundle: true, write: false, format: "esm", logLevel: "silent", plugins: [plugin] }),
+    );
+    return { imports, files: remote.size };
+  }
+
+  async #build(code: string, url: string | null, resolveDirs: Map<string, string>, remote: Map<string, string>, provided: Scan["imports"]): Promise<string> {
+    const required = [...new Set(provided.filter((p) => p.kind === "require-call").map((p) => p.raw))];
+    const plugin: Plugin = {
+      name: "tributary",
+      setup: (b) => {
+        this.#remoteFiles(b, url, remote);
+        b.onResolve({ filter: /.*/ }, (args) => {
+          if (/^\.{0,2}\//.test(args.path)) return undefined;
+          if (isOwn(args)) {
+            const spec = parse(args.path);
+            if (spec.kind === "provided") return { path: spec.name, external: true };
+            // a pinned `name@version/sub` is resolved as `name/sub` from the installed tree
+            if (spec.kind === "package") {
+              const dir = resolveDirs.get(spec.name);
+              if (!dir) return undefined;
+              return b.resolve(spec.name + spec.subpath, { resolveDir: dir, kind: args.kind });
+            }
+            return builtin(spec.kind === "builtin" ? spec.name : args.path);
+          }
+          // our bridges build on the provided modules of the same name
+          if (isBridgeFile(args.importer) && isProvidedModule(args.path)) return { path: args.path, external: true };
+          // packages get Node's semantics: a core module's name means the core module
+          return builtin(args.path.startsWith("node:") ? args.path.slice(5) : args.path);
+        });
+        b.onLoad({ filter: /.*/, namespace: "forbidden" }, (args) => ({
+          contents: `module.exports = require(${JSON.stringify(FORBIDDEN_FILE)})(${JSON.stringify(args.path)});`,
+          resolveDir: "/",
+        }));
+        b.onLoad({ filter: /\.node$/ }, (args) => {
+          throw new Error(`${args.path} is a native addon, which the sandbox can't load`);
+        });
+      },
+    };
+    const banner = requireBanner(required);
+    const out = await run(() =>
+      build({
+        stdin: { contents: code, sourcefile: "component.mjs", loader: "js", resolveDir: ENTRY_DIR },
+        bundle: true,
+        write: false,
+        format: "esm",
+        platform: "node",
+        target: "es2022",
+        logLevel: "silent",
+        inject: [GLOBALS_FILE],
+        define: { "process.env.NODE_ENV": '"production"', global: "globalThis", __dirname: '"/"', __filename: '"/component.mjs"' },
+        banner: banner ? { js: banner } : undefined,
+        plugins: [plugin],
+        legalComments: "none",
+        charset: "utf8",
+      }),
+    );
+    return out.outputFiles![0].text;
+  }
+
+  // Relative imports of the component's own code: files beside component_url, fetched under the
+  // guard (1 MiB each, 5 MiB in all). Packages' relative imports resolve on disk as usual.
+  #remoteFiles(b: PluginBuild, url: string | null, remote: Map<string, string>): void {
+    b.onResolve({ filter: /^\.{0,2}\// }, (args) => {
+      if (!isOwn(args)) return undefined;
+      const base = args.namespace === REMOTE ? args.importer : url;
+      if (!base) throw new Error(`cannot import "${args.path}": relative imports need component_url (the CLI bundles local files itself)`);
+      return { path: new URL(args.path, base).href, namespace: REMOTE };
+    });
+    b.onLoad({ filter: /.*/, namespace: REMOTE }, async (args) => {
+      let text = remote.get(args.path);
+      if (text === undefined) {
+        text = await fetchText(args.path, { timeoutMs: FETCH_TIMEOUT_MS, maxBytes: FILE_MAX_BYTES, allow: this.#o.fetchAllow });
+        remote.set(args.path, text);
+        const total = [...remote.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
+        if (total > FILES_MAX_BYTES) throw new Error(`the component's files are over ${FILES_MAX_BYTES / 1048576} MiB in all`);
+      }
+      return { contents: text, loader: args.path.endsWith(".json") ? "json" : "js" };
+    });
+  }
+}
+
+// The saved module is given to esbuild as stdin, which it names after this (nonexistent) file.
+const ENTRY_DIR = "/tributary-component";
+const ENTRY = `${ENTRY_DIR}/component.mjs`;
+
+/** The component's own code: the saved module, or one of its files beside component_url. */
+function isOwn(args: { importer: string; namespace: string }): boolean {
+  return (args.importer === ENTRY && args.namespace === "file") || args.namespace === REMOTE;
+}
+
+/** A Node module's stand-in (polyfill, bridge, or a stub that fails when used); else esbuild resolves it. */
+function builtin(name: string) {
+  // `process/` (the npm shim, asked for by path) means Node's process too: index.js would hand
+  // out `global.process`, which the sandbox doesn't have
+  const file = builtinFile(name === "process/" ? "process" : name);
+  if (file) return { path: file };
+  if (FORBIDDEN_BUILTINS.has(name) || FORBIDDEN_BUILTINS.has(name.split("/")[0])) return { path: name, namespace: "forbidden" };
+  return undefined;
+}
+
+function parse(raw: string): Specifier {
+  try {
+    return parseSpecifier(raw);
+  } catch (e) {
+    throw new AppError("invalid_component", `cannot import "${raw}": ${(e as Error).message}`);
+  }
+}
+
+// CommonJS code requiring a provided module: the bundle's `require` hands it the module the way
+// Node interop would (its default export stands for module.exports).
+function requireBanner(names: string[]): string {
+  if (names.length === 0) return "";
+  const imports = names.map((n, i) => `import * as __tributary_p${i} from ${JSON.stringify(n)};`).join("\n");
+  const cases = names.map((n, i) => `${JSON.stringify(n)}: __tributary_p${i}`).join(", ");
+  return `${imports}
+const __tributary_provided = { ${cases} };
+const require = (name) => {
+  const ns = __tributary_provided[name];
+  if (ns === undefined) throw new Error('cannot require "' + name + '"');
+  return "default" in ns ? ns.default : ns;
+};`;
+}
+
+async function run<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    const errors = (e as { errors?: Message[] }).errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      throw new AppError("invalid_component", errors.slice(0, 3).map(describe).join("; "));
+    }
+    throw new AppError("invalid_component", (e as Error).message);
+  }
+}
+
+function describe(m: Message): string {
+  const where = m.location ? ` (${m.location.file.replace(/^.*\/roots\/[0-9a-f]+\/[^/]+\/node_modules\//, "")}:${m.location.line})` : "";
+  const missing = /Could not resolve "([^"]+)"/.exec(m.text);
+  if (missing) return `cannot import "${missing[1]}"${where}: it is not installed or not available in the sandbox`;
+  return `${m.text}${where}`;
+}

@@ -1,0 +1,54 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
+
+// Where each Node module a component may import comes from inside the sandbox: well-kept
+// browser polyfills from this service's own dependencies, or our bridges to the runner
+// (crypto, http, https). Resolved once, to files the bundler reads.
+
+const require = createRequire(import.meta.url);
+const NODE_DIR = join(import.meta.dirname, "../sandbox/node");
+
+const POLYFILLS: Record<string, string> = {
+  assert: "assert/",
+  buffer: "buffer/",
+  events: "events/",
+  os: "os-browserify/browser.js",
+  path: "path-browserify",
+  process: "process/browser.js",
+  punycode: "punycode/",
+  querystring: "querystring-es3",
+  stream: "readable-stream",
+  string_decoder: "string_decoder/",
+  timers: "timers-browserify",
+  url: "url/",
+  util: "util/",
+  zlib: "browserify-zlib",
+};
+
+const BRIDGES: Record<string, string> = {
+  crypto: "crypto.js",
+  http: "http-module.js",
+  https: "https-module.js",
+};
+
+let resolved: Map<string, string> | undefined;
+
+/** The file that stands for Node's module `name` (without `node:`), or undefined when it has none. */
+export function builtinFile(name: string): string | undefined {
+  if (!resolved) {
+    resolved = new Map();
+    for (const [mod, spec] of Object.entries(POLYFILLS)) resolved.set(mod, require.resolve(spec));
+    for (const [mod, file] of Object.entries(BRIDGES)) resolved.set(mod, join(NODE_DIR, file));
+    // subpaths packages reach for
+    resolved.set("stream/promises", require.resolve("readable-stream/lib/stream/promises.js"));
+    resolved.set("util/types", join(NODE_DIR, "util-types.js"));
+    resolved.set("path/posix", require.resolve("path-browserify"));
+    resolved.set("timers/promises", join(NODE_DIR, "timers-promises.js"));
+  }
+  return resolved.get(name);
+}
+
+export const GLOBALS_FILE = join(NODE_DIR, "globals.js");
+export const FORBIDDEN_FILE = join(NODE_DIR, "forbidden.cjs");
+/** our bridges import the provided modules by their plain names: those stay provided */
+export const isBridgeFile = (path: string) => path.startsWith(NODE_DIR);

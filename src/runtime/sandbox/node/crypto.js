@@ -1,0 +1,76 @@
+// node:crypto inside the sandbox, for bundled components and packages: the provided "crypto"
+// module (hashes and HMACs computed by the runner), plus what packages expect of Node's on top of
+// it, built on the sandbox's crypto.getRandomValues. Bundled into a component, never run by the host.
+import * as provided from "crypto";
+import { Buffer } from "buffer";
+
+const base = provided.default ?? provided;
+
+export function randomFillSync(buf, offset = 0, size) {
+  const view = new Uint8Array(buf.buffer ?? buf, (buf.byteOffset ?? 0) + offset, size ?? buf.byteLength - offset);
+  for (let i = 0; i < view.length; i += 65536) globalThis.crypto.getRandomValues(view.subarray(i, Math.min(view.length, i + 65536)));
+  return buf;
+}
+
+export function randomBytes(size, callback) {
+  const out = randomFillSync(Buffer.alloc(size));
+  if (typeof callback === "function") {
+    queueMicrotask(() => callback(null, out));
+    return undefined;
+  }
+  return out;
+}
+
+export function randomFill(buf, offset, size, callback) {
+  const cb = [offset, size, callback].find((f) => typeof f === "function");
+  try {
+    randomFillSync(buf, typeof offset === "number" ? offset : 0, typeof size === "number" ? size : undefined);
+    queueMicrotask(() => cb?.(null, buf));
+  } catch (e) {
+    queueMicrotask(() => cb?.(e));
+  }
+}
+
+export function randomInt(min, max) {
+  if (max === undefined) [min, max] = [0, min];
+  const range = max - min;
+  const bytes = randomBytes(6);
+  return min + (bytes.readUIntBE(0, 6) % range);
+}
+
+export function timingSafeEqual(a, b) {
+  if (a.byteLength !== b.byteLength) throw new RangeError("Input buffers must have the same byte length");
+  const x = new Uint8Array(a.buffer ?? a, a.byteOffset ?? 0, a.byteLength);
+  const y = new Uint8Array(b.buffer ?? b, b.byteOffset ?? 0, b.byteLength);
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= x[i] ^ y[i];
+  return diff === 0;
+}
+
+function toBuffer(result) {
+  return Buffer.from(result.buffer ?? result, result.byteOffset ?? 0, result.byteLength);
+}
+
+// Node's digest() returns a Buffer when no encoding is given; the provided module's Uint8Array is
+// turned into one, so .toString("base64") and Buffer methods work the same.
+function wrapDigest(d) {
+  return {
+    update(data, enc) {
+      d.update(data, enc);
+      return this;
+    },
+    digest(enc) {
+      const out = d.digest(enc);
+      return typeof out === "string" ? out : toBuffer(out);
+    },
+  };
+}
+
+export const createHash = (alg) => wrapDigest(base.createHash(alg));
+export const createHmac = (alg, key) => wrapDigest(base.createHmac(alg, key));
+export const randomUUID = () => base.randomUUID();
+export const getRandomValues = (a) => globalThis.crypto.getRandomValues(a);
+export const webcrypto = { getRandomValues, randomUUID };
+export const getHashes = () => ["md5", "sha1", "sha224", "sha256", "sha384", "sha512"];
+
+export default { createHash, createHmac, randomBytes, randomFill, randomFillSync, randomInt, randomUUID, timingSafeEqual, webcrypto, getRandomValues, getHashes };

@@ -1,0 +1,5 @@
+// node:https for bundled components (see http.js)
+import { httpModule } from "./http.js";
+const m = httpModule("https:");
+export const { request, get, Agent, globalAgent, ClientRequest, IncomingMessage, METHODS, STATUS_CODES, createServer } = m;
+export default m;

@@ -1,0 +1,209 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { assertErrorEnvelope, createSource, serveFiles, startApp, waitEvents, type FileServer, type TestApp } from "./helpers.ts";
+import { startRegistry, type FixturePackage, type LocalRegistry } from "./fixtures/npm-registry.ts";
+
+// Components as people write them: npm packages (installed at save from a registry, here a
+// local one), Node's modules inside the sandbox, and files of their own beside component_url.
+
+const PACKAGES: FixturePackage[] = [
+  { name: "pad-it", version: "1.0.0", files: { "index.js": `module.exports = (s) => "v1:" + s;` } },
+  { name: "pad-it", version: "2.0.0", files: { "index.js": `module.exports = (s) => "v2:" + s;` } },
+  {
+    name: "node-mix",
+    version: "1.0.0",
+    dependencies: { "pad-it": "^2.0.0" },
+    files: {
+      "index.js": `const { EventEmitter } = require("events"); const util = require("util"); const pad = require("pad-it");
+        const { StringDecoder } = require("string_decoder"); const path = require("path");
+        module.exports = function mix(x) {
+          const e = new EventEmitter(); let out; e.on("x", (v) => { out = util.format("%s!", v); }); e.emit("x", x);
+          return { out, pad: pad(x), b64: Buffer.from(x).toString("base64"), dec: new StringDecoder("utf8").write(Buffer.from("é")), joined: path.join("/a", "b") };
+        };`,
+    },
+  },
+  {
+    name: "http-getter",
+    version: "1.0.0",
+    files: {
+      "index.js": `const http = require("http");
+        module.exports = (url) => new Promise((resolve, reject) => {
+          http.get(url, { headers: { "x-from": "http-getter" } }, (res) => {
+            let body = ""; res.setEncoding("utf8");
+            res.on("data", (c) => { body += c; });
+            res.on("end", () => resolve({ status: res.statusCode, body, type: res.headers["content-type"] }));
+          }).on("error", reject);
+        });`,
+    },
+  },
+  { name: "native-addon", version: "1.0.0", gypfile: true, files: { "index.js": `module.exports = require("./build/Release/addon.node");`, "binding.gyp": "{}" } },
+  { name: "fs-lazy", version: "1.0.0", files: { "index.js": `const fs = require("fs"); module.exports = { ok: () => "loaded", read: () => fs.readFileSync("/etc/passwd", "utf8") };` } },
+  { name: "@fixture/scoped", version: "1.0.0", type: "module", main: "index.mjs", files: { "index.mjs": `export const hello = () => "scoped";` } },
+];
+
+const MAIN = `import padV1 from "pad-it@1.0.0";
+import mix from "node-mix";
+import get from "http-getter";
+import { hello } from "@fixture/scoped";
+import fsLazy from "fs-lazy";
+export default {
+  props: { url: { type: "string" } },
+  async run() {
+    let fsErr;
+    try { fsLazy.read(); } catch (e) { fsErr = e.message; }
+    this.$emit({ pad: padV1("a"), mix: mix("hi"), http: await get(this.url), scoped: hello(), fs: fsLazy.ok(), fsErr });
+  },
+};`;
+
+let registry: LocalRegistry;
+let web: Server;
+let webOrigin = "";
+let t: TestApp;
+
+before(async () => {
+  registry = await startRegistry(PACKAGES);
+  web = createServer((req, res) => res.writeHead(200, { "content-type": "text/plain" }).end(`hello ${req.headers["x-from"]}`));
+  await new Promise<void>((r) => web.listen(0, "127.0.0.1", r));
+  webOrigin = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+  t = await startApp({
+    TRIBUTARY_NPM_REGISTRY: registry.url,
+    TRIBUTARY_FETCH_ALLOW: `${registry.hostPort},${new URL(webOrigin).host}`,
+  });
+});
+after(async () => {
+  await t.close();
+  await registry.close();
+  await new Promise((r) => web.close(r));
+});
+
+async function runOnce(app: TestApp, code: string, props: Record<string, unknown> = {}) {
+  const source = await createSource(app, code, { configured_props: props });
+  assert.equal((await app.request("POST", `/v1/sources/${source.id}/run`)).status, 202);
+  const [first] = await Promise.race([waitEvents(app, source.id, 1), waitEvents(app, source.id, 1, "$errors").then((e) => Promise.reject(new Error(JSON.stringify(e[0].event))))]);
+  return first.event;
+}
+
+describe("npm packages in components", () => {
+  it("a component importing packages (pinned, scoped, with dependencies, Node's modules and http) saves and runs", async () => {
+    const got = await runOnce(t, MAIN, { url: `${webOrigin}/x` });
+    assert.equal(got.pad, "v1:a", "the pinned version");
+    assert.deepEqual(got.mix, { out: "hi!", pad: "v2:hi", b64: "aGk=", dec: "é", joined: "/a/b" }, "a dependency's own version of pad-it, events, util, Buffer, string_decoder, path");
+    assert.deepEqual(got.http, { status: 200, body: "hello http-getter", type: "text/plain" });
+    assert.equal(got.scoped, "scoped");
+    assert.equal(got.fs, "loaded");
+    assert.match(got.fsErr, /fs\.readFileSync is not available in the sandbox/);
+  });
+
+  it("the component keeps its code; saving again uses the cache (no tarball fetched twice)", async () => {
+    const res = await t.request("POST", "/v1/components", { body: { component_code: MAIN } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.code, MAIN);
+    const before = registry.hits.filter((h) => h.startsWith("/tarballs/")).length;
+    const other = await t.request("POST", "/v1/components", { body: { component_code: `import pad from "pad-it@1.0.0"; export default { run() { this.$emit(pad("z")); } }` } });
+    assert.equal(other.status, 200, other.text);
+    assert.equal(registry.hits.filter((h) => h.startsWith("/tarballs/")).length, before);
+  });
+
+  it("a package that needs a native addon is refused, naming the package and why", async () => {
+    const res = await t.request("POST", "/v1/components", { body: { component_code: `import a from "native-addon"; export default { run() {} }` } });
+    assertErrorEnvelope(res, 422, "invalid_component");
+    assert.match(res.body.error.message, /native-addon@1\.0\.0 needs a native addon \(binding\.gyp\)/);
+  });
+
+  it("a package the registry doesn't have, or a version it doesn't have, is refused naming it", async () => {
+    const missing = await t.request("POST", "/v1/components", { body: { component_code: `import x from "no-such-package"; export default { run() {} }` } });
+    assertErrorEnvelope(missing, 422, "invalid_component");
+    assert.match(missing.body.error.message, /no-such-package is not in the registry/);
+    const version = await t.request("POST", "/v1/components", { body: { component_code: `import x from "pad-it@9.9.9"; export default { run() {} }` } });
+    assertErrorEnvelope(version, 422, "invalid_component");
+    assert.match(version.body.error.message, /no version of pad-it matches "9\.9\.9"/);
+  });
+
+  it("a Node module the sandbox doesn't have, imported by the component itself, is refused naming it", async () => {
+    for (const mod of ["fs", "node:child_process", "net"]) {
+      const res = await t.request("POST", "/v1/components", { body: { component_code: `import x from "${mod}"; export default { run() {} }` } });
+      assertErrorEnvelope(res, 422, "invalid_component");
+      assert.ok(res.body.error.message.includes(`"${mod}"`), res.body.error.message);
+    }
+  });
+
+  it("Node's modules and Buffer work without any package", async () => {
+    const got = await runOnce(
+      t,
+      `import { EventEmitter } from "node:events"; import { promisify } from "util"; import { Readable } from "stream"; import zlib from "zlib";
+      import { randomFillSync, timingSafeEqual } from "crypto";
+      export default { async run() {
+        const chunks = []; for await (const c of Readable.from(["a", "b"])) chunks.push(c);
+        const z = zlib.gunzipSync(zlib.gzipSync(Buffer.from("zip"))).toString();
+        const sleep = promisify((ms, cb) => setTimeout(() => cb(null, ms), ms));
+        this.$emit({ ee: typeof EventEmitter, chunks, z, slept: await sleep(1), rnd: randomFillSync(new Uint8Array(8)).length,
+          eq: timingSafeEqual(Buffer.from("ab"), Buffer.from("ab")), buf: Buffer.concat([Buffer.from("x"), Buffer.from("y")]).toString() });
+      } }`,
+    );
+    assert.deepEqual(got, { ee: "function", chunks: ["a", "b"], z: "zip", slept: 1, rnd: 8, eq: true, buf: "xy" });
+  });
+});
+
+describe("files beside component_url", () => {
+  let files: FileServer;
+  before(async () => {
+    files = await serveFiles({
+      "/c/main.mjs": `import { double } from "./lib/math.mjs"; export default { run() { this.$emit(double(21)); } }`,
+      "/c/lib/math.mjs": `import { one } from "../one.mjs"; export const double = (x) => x * 2 * one;`,
+      "/c/one.mjs": `export const one = 1;`,
+    });
+  });
+  after(() => files.close());
+
+  it("relative imports resolve against component_url, each file fetched under the guard", async () => {
+    const app = await startApp({ TRIBUTARY_FETCH_ALLOW: files.hostPort });
+    try {
+      const res = await app.request("POST", "/v1/sources/", { body: { component_url: `${files.origin}/c/main.mjs` } });
+      assert.equal(res.status, 200, res.text);
+      assert.equal((await app.request("POST", `/v1/sources/${res.body.data.id}/run`)).status, 202);
+      const [e] = await waitEvents(app, res.body.data.id, 1);
+      assert.equal(e.event, 42);
+      assert.deepEqual([...new Set(files.hits)].sort(), ["/c/lib/math.mjs", "/c/main.mjs", "/c/one.mjs"]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("without component_url a relative import is refused, naming it", async () => {
+    const res = await t.request("POST", "/v1/components", { body: { component_code: `import x from "./x.mjs"; export default { run() {} }` } });
+    assertErrorEnvelope(res, 422, "invalid_component");
+    assert.match(res.body.error.message, /"\.\/x\.mjs": relative imports need component_url/);
+  });
+});
+
+describe("settings", () => {
+  it("TRIBUTARY_NPM=off: packages are refused, saying why; Node's modules still work", async () => {
+    const app = await startApp({ TRIBUTARY_NPM: "off", TRIBUTARY_NPM_REGISTRY: registry.url, TRIBUTARY_FETCH_ALLOW: registry.hostPort });
+    try {
+      const hits = registry.hits.length;
+      const res = await app.request("POST", "/v1/components", { body: { component_code: `import pad from "pad-it"; export default { run() {} }` } });
+      assertErrorEnvelope(res, 422, "invalid_component");
+      assert.match(res.body.error.message, /TRIBUTARY_NPM=off/);
+      assert.equal(registry.hits.length, hits, "nothing asked of the registry");
+      const got = await runOnce(app, `import { EventEmitter } from "events"; export default { run() { this.$emit(typeof EventEmitter); } }`);
+      assert.equal(got, "function");
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("TRIBUTARY_NPM_ALLOW limits the packages a component may import", async () => {
+    const app = await startApp({ TRIBUTARY_NPM_ALLOW: "pad-it,@fixture/*", TRIBUTARY_NPM_REGISTRY: registry.url, TRIBUTARY_FETCH_ALLOW: registry.hostPort });
+    try {
+      const refused = await app.request("POST", "/v1/components", { body: { component_code: `import m from "node-mix"; export default { run() {} }` } });
+      assertErrorEnvelope(refused, 422, "invalid_component");
+      assert.match(refused.body.error.message, /node-mix is not among the packages this server allows/);
+      const ok = await app.request("POST", "/v1/components", { body: { component_code: `import { hello } from "@fixture/scoped"; import p from "pad-it"; export default { run() {} }` } });
+      assert.equal(ok.status, 200, ok.text);
+    } finally {
+      await app.close();
+    }
+  });
+});
