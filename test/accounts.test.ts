@@ -417,9 +417,12 @@ describe("the issue's smaller parts", () => {
     assert.equal((await t.request("POST", `/v1/sources/${src.id}/run`)).status, 202);
     const [e] = await waitEvents(t, src.id, 1);
     assert.equal(e.event.hook.type, "$.interface.apphook", "the component sees the prop's definition");
+    assert.equal(e.event.hook.appProp, "github");
+    const hook = saved.body.data.configurable_props.find((p: any) => p.name === "hook");
+    assert.deepEqual([hook.appProp, hook.eventNames], ["github", ["push"]]);
   });
 
-  it("the apphook string shorthand is accepted too", { todo: "describe.ts (src/runtime, the lead's area) must list the shorthand" }, async () => {
+  it("the apphook string shorthand is accepted too", async () => {
     const code = `export default { props: { hook: "$.interface.apphook" }, run() { this.$emit({ hook: this.hook }); } };`;
     const src = await createSource(t, code);
     assert.equal((await t.request("POST", `/v1/sources/${src.id}/run`)).status, 202);

@@ -75,6 +75,8 @@ export const ConfigurableProp = Type.Object(
     description: Type.Optional(Type.String()),
     app: Type.Optional(Type.String()),
     default: Type.Optional(Type.Unknown()),
+    appProp: Type.Optional(Type.String()),
+    eventNames: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: true },
 );

@@ -30,6 +30,9 @@ export interface PropDefinition {
   app?: string;
   /** for `$.interface.http` props */
   customResponse?: boolean;
+  /** for `$.interface.apphook` props: the app prop it hooks, and the event names (when fixed) */
+  appProp?: string;
+  eventNames?: string[];
 }
 
 export interface ComponentMeta {

@@ -6,7 +6,7 @@
 // Result: a JSON string, `{"ok":true,"meta":{...}}` or `{"ok":false,"message":"..."}`.
 
 export function describeComponent(component: unknown): string {
-  const SHORTHANDS = ["$.interface.http", "$.interface.timer", "$.service.db"];
+  const SHORTHANDS = ["$.interface.http", "$.interface.timer", "$.service.db", "$.interface.apphook"];
   const HOOKS = ["deploy", "activate", "deactivate"];
   const DEDUPE = ["unique", "greatest", "last"];
 
@@ -57,7 +57,9 @@ export function describeComponent(component: unknown): string {
     }
     if (typeof p.type !== "string") return fail(`prop "${name}" has no type`);
     const out: Record<string, unknown> = { name, type: p.type };
-    for (const f of ["label", "description", "app"]) if (typeof p[f] === "string") out[f] = p[f];
+    for (const f of ["label", "description", "app", "appProp"]) if (typeof p[f] === "string") out[f] = p[f];
+    // an apphook's event names may be computed by a function: only a fixed list is described
+    if (Array.isArray(p.eventNames) && p.eventNames.every((e) => typeof e === "string")) out.eventNames = [...p.eventNames];
     for (const f of ["optional", "secret", "customResponse"]) if (typeof p[f] === "boolean") out[f] = p[f];
     for (const f of ["min", "max"]) if (typeof p[f] === "number") out[f] = p[f];
     // `options` may be an async function (dynamic options): only static lists are described.
