@@ -177,6 +177,6 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     // npm sets npm_config_registry for the scripts it runs (npm start): its own configured registry
     npmRegistry: e.TRIBUTARY_NPM_REGISTRY || e.npm_config_registry || "https://registry.npmjs.org/",
     npmAllow: list(e.TRIBUTARY_NPM_ALLOW),
-    npmCacheMb: int("TRIBUTARY_NPM_CACHE_MB", e.TRIBUTARY_NPM_CACHE_MB, 2048, 16),
+    npmCacheMb: int("TRIBUTARY_NPM_CACHE_MB", e.TRIBUTARY_NPM_CACHE_MB, 2048, 1),
   };
 }

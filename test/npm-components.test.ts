@@ -2,6 +2,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { assertErrorEnvelope, createSource, serveFiles, startApp, waitEvents, type FileServer, type TestApp } from "./helpers.ts";
 import { startRegistry, type FixturePackage, type LocalRegistry } from "./fixtures/npm-registry.ts";
 
@@ -40,8 +42,21 @@ const PACKAGES: FixturePackage[] = [
   },
   { name: "native-addon", version: "1.0.0", gypfile: true, files: { "index.js": `module.exports = require("./build/Release/addon.node");`, "binding.gyp": "{}" } },
   { name: "fs-lazy", version: "1.0.0", files: { "index.js": `const fs = require("fs"); module.exports = { ok: () => "loaded", read: () => fs.readFileSync("/etc/passwd", "utf8") };` } },
+  // ~1.2 MB each, incompressible enough: two of them pass a 1 MiB cache cap
+  { name: "big-a", version: "1.0.0", files: { "index.js": `module.exports = "a";`, "blob.txt": noise(1_200_000, 1) } },
+  { name: "big-b", version: "1.0.0", files: { "index.js": `module.exports = "b";`, "blob.txt": noise(1_200_000, 2) } },
   { name: "@fixture/scoped", version: "1.0.0", type: "module", main: "index.mjs", files: { "index.mjs": `export const hello = () => "scoped";` } },
 ];
+
+function noise(n: number, seed: number): string {
+  let x = seed;
+  let out = "";
+  while (out.length < n) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out += x.toString(36);
+  }
+  return out.slice(0, n);
+}
 
 const MAIN = `import padV1 from "pad-it@1.0.0";
 import mix from "node-mix";
@@ -189,6 +204,26 @@ describe("settings", () => {
       assert.equal(registry.hits.length, hits, "nothing asked of the registry");
       const got = await runOnce(app, `import { EventEmitter } from "events"; export default { run() { this.$emit(typeof EventEmitter); } }`);
       assert.equal(got, "function");
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("TRIBUTARY_NPM_CACHE_MB caps the package cache: the least recently used versions go, saved components still run", async () => {
+    const app = await startApp({ TRIBUTARY_NPM_CACHE_MB: "1", TRIBUTARY_NPM_REGISTRY: registry.url, TRIBUTARY_FETCH_ALLOW: registry.hostPort });
+    try {
+      const cached = () => readdirSync(join(app.dataDir, "npm", "files")).filter((n) => !n.endsWith(".size"));
+      const a = await createSource(app, `import a from "big-a"; export default { run() { this.$emit(a); } }`);
+      assert.deepEqual(cached(), ["big-a@1.0.0"]);
+      await createSource(app, `import b from "big-b"; export default { run() { this.$emit(b); } }`);
+      assert.deepEqual(cached(), ["big-b@1.0.0"], "big-a was pruned to keep the cache under its cap");
+      // the component saved with big-a keeps its bundle: it runs without the cache
+      assert.equal((await app.request("POST", `/v1/sources/${a.id}/run`)).status, 202);
+      assert.equal((await waitEvents(app, a.id, 1))[0].event, "a");
+      // a new save that needs it fetches it again
+      const fetched = registry.hits.filter((h) => h.includes("big-a")).length;
+      await createSource(app, `import a from "big-a"; export default { run() { this.$emit(a + "!"); } }`);
+      assert.ok(registry.hits.filter((h) => h.includes("big-a")).length > fetched);
     } finally {
       await app.close();
     }

@@ -1,7 +1,8 @@
 import { build, type Message, type Plugin, type PluginBuild } from "esbuild";
 import { AppError } from "../../lib/errors.ts";
 import { fetchText } from "../../lib/fetch-text.ts";
-import { installTree, resolveTree } from "./install.ts";
+import { dirName, installTree, resolveTree } from "./install.ts";
+import { pruneCache } from "./cache.ts";
 import { builtinFile, FORBIDDEN_FILE, GLOBALS_FILE, isBridgeFile } from "./node-builtins.ts";
 import { Registry } from "./registry.ts";
 import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
@@ -85,6 +86,7 @@ export class Bundler {
         const out = await installTree(this.#registry, this.#o.cacheDir, tree);
         resolveDirs = out.resolveDirs;
         installed = out.packages;
+        pruneCache(this.#o.cacheDir, this.#o.cacheMb * 1024 * 1024, new Set(installed.map(dirName)));
       } catch (e) {
         throw new AppError("invalid_component", (e as Error).message);
       }

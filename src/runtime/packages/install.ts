@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import semver from "semver";
 import * as tar from "tar";
 import type { PackageVersion, Registry } from "./registry.ts";
+import { recordSize } from "./cache.ts";
 
 // Installs the packages a component imports, with their dependencies, into a content-addressed
 // cache under the data directory, without running any install script. Each package version is
@@ -21,6 +22,9 @@ export interface TreeNode {
   deps: Map<string, string>;
 }
 
+/** The directory name of a package version in the cache (a scope's slash would nest it). */
+export const dirName = (key: string) => key.replace("/", "+");
+
 export interface InstalledTree {
   /**
    * For each package the component imports, the directory to resolve it from: the package's own
@@ -35,7 +39,6 @@ export interface InstalledTree {
 const MAX_PACKAGES = 1000;
 
 const keyOf = (name: string, version: string) => `${name}@${version}`;
-const dirName = (key: string) => key.replace("/", "+");
 
 /** Picks a version for every package the tree needs, level by level (metadata fetched in parallel). */
 export async function resolveTree(registry: Registry, top: Array<{ name: string; range: string }>): Promise<{ top: Map<string, string>; nodes: Map<string, TreeNode> }> {
@@ -122,6 +125,7 @@ async function unpack(registry: Registry, files: string, node: TreeNode): Promis
     const native = nativeReason(tmp);
     if (native) throw new Error(`${node.key} needs a native addon (${native}), which the sandbox can't load`);
     renameSync(tmp, dir);
+    recordSize(dir);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     if (existsSync(dir)) return; // another save unpacked it meanwhile
