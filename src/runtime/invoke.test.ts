@@ -308,3 +308,31 @@ describe("invoke: sandbox globals and provided modules", () => {
     assert.equal(JSON.parse(r.emits[0].json).author, "Ann");
   });
 });
+
+describe("invoke: @pipedream/platform", () => {
+  it("getFileStream and getFileStreamAndMetadata read an http(s) URL; transformConfigForOauth; define* helpers", async () => {
+    const r = await run(
+      `import { getFileStream, getFileStreamAndMetadata, transformConfigForOauth, defineAction, defineSource } from "@pipedream/platform";
+      import { defineApp } from "@pipedream/types";
+      export default defineSource({ async run(origin) {
+        const chunks = []; for await (const c of await getFileStream(origin + "/feed")) chunks.push(c);
+        const text = new TextDecoder().decode(chunks[0]);
+        const { stream, metadata } = await getFileStreamAndMetadata(origin + "/feed");
+        let n = 0; await new Promise((done) => stream.on("data", (c) => { n += c.length; }).on("end", done));
+        let refused; try { await getFileStream("/etc/passwd"); } catch (e) { refused = e.name; }
+        this.$emit({ starts: text.slice(0, 5), n, metadata, refused,
+          oauth: transformConfigForOauth({ method: "post", url: "/x", baseURL: "https://api.example.com", params: { a: 1 }, data: { b: 2 } }),
+          helpers: [typeof defineAction({}), typeof defineApp({})] });
+      } })`,
+      { event: origin, fetchAllow: allow },
+    );
+    assert.equal(r.error, undefined, r.error?.message);
+    const [e] = events(r);
+    assert.equal(e.starts, "<?xml");
+    assert.equal(e.n, RSS.length);
+    assert.deepEqual(e.metadata, { size: RSS.length, contentType: "application/rss+xml", name: "feed" });
+    assert.equal(e.refused, "ConfigurationError");
+    assert.deepEqual(e.oauth, { method: "POST", url: "https://api.example.com/x?a=1", data: { b: 2 } });
+    assert.deepEqual(e.helpers, ["object", "object"]);
+  });
+});

@@ -10,3 +10,7 @@ export function defineSource(component) {
 export function defineApp(app) {
   return app;
 }
+
+export function defineAction(action) {
+  return action;
+}
