@@ -193,7 +193,7 @@ test("code without a default export is 422 invalid_component saying so", async (
   assert.match(res.body.error.message, /default export/i);
 });
 
-test("importing a module the sandbox doesn't provide is 422 invalid_component naming it", async () => {
+test("importing a package the registry can't give is 422 invalid_component naming it", async () => {
   const code = `import leftPad from "left-pad";\nexport default { name: "pad", props: {}, run() { leftPad("x", 3); } };`;
   const res = await t.request("POST", "/v1/components", { body: { component_code: code } });
   assertErrorEnvelope(res, 422, "invalid_component");

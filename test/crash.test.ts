@@ -225,9 +225,11 @@ test("kill -9 mid-drive loses no 2xx-acknowledged HTTP request, and the runners 
     await until("requests to be acknowledged", 20_000, () => load.acked.size >= 200);
     const runners = childrenOf(first.child.pid!);
     assert.ok(runners.length >= 1, "the service has no runner processes");
+    // the senders are told first, so a request cut by the kill ends its sender quietly
+    const stopped = load.stop();
     await stop(first.child, "SIGKILL");
     assert.equal(first.child.signalCode, "SIGKILL");
-    await load.stop();
+    await stopped;
     // runners must not outlive their service (nobody would ever stop them)
     await until(`runners ${runners.join(", ")} to exit after their service was killed`, 10_000, () => runners.every((p) => !alive(p)));
 

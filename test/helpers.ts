@@ -72,6 +72,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     TRIBUTARY_DATA_DIR: dataDir,
     TRIBUTARY_ADMIN_KEY: adminKey,
     TRIBUTARY_PUBLIC_URL: "http://tributary.test",
+    // tests never reach the public npm registry: those that install packages serve their own
+    TRIBUTARY_NPM_REGISTRY: "http://127.0.0.1:9/",
     ...postgres?.env,
     ...env,
   });
@@ -125,6 +127,7 @@ export async function restart(first: TestApp, env: Record<string, string> = {}):
     TRIBUTARY_DATA_DIR: first.dataDir,
     TRIBUTARY_ADMIN_KEY: first.adminKey,
     TRIBUTARY_PUBLIC_URL: "http://tributary.test",
+    TRIBUTARY_NPM_REGISTRY: "http://127.0.0.1:9/",
     ...first.storeEnv,
     ...env,
   });

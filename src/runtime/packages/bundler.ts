@@ -250,8 +250,11 @@ async function run<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 function describe(m: Message): string {
-  const where = m.location ? ` (${m.location.file.replace(/^.*\/roots\/[0-9a-f]+\/[^/]+\/node_modules\//, "")}:${m.location.line})` : "";
+  const file = m.location?.file ?? "";
+  const own = file.endsWith("tributary-component/component.mjs") || /^https?:/.test(file);
+  const shown = own ? (/^https?:/.test(file) ? file : "component.mjs") : file.replace(/^.*\/roots\/[0-9a-f]+\/[^/]+\/node_modules\//, "");
+  const where = m.location ? ` (${shown}:${m.location.line}:${m.location.column})` : "";
   const missing = /Could not resolve "([^"]+)"/.exec(m.text);
   if (missing) return `cannot import "${missing[1]}"${where}: it is not installed or not available in the sandbox`;
-  return `${m.text}${where}`;
+  return own ? `syntax error: ${m.text}${where}` : `${m.text}${where}`;
 }
