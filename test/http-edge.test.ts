@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import { rawRequest, type RawResult } from "../fuzz/raw-http.ts";
 import {
-  assertErrorEnvelope, createSource, detailFields, endpointPath, startApp, waitEvents, HTTP_COMPONENT, type Reply, type TestApp,
+  assertErrorEnvelope, createSource, detailFields, endpointPath, eventsOf, startApp, waitEvents, HTTP_COMPONENT, type Reply, type TestApp,
 } from "./helpers.ts";
 
 // The HTTP edge under hostile input: what arrives too deep, too wide or malformed is refused with
@@ -57,7 +57,7 @@ describe("nesting", () => {
     assert.equal(ok.status, 202, ok.text);
   });
 
-  it("an HTTP source's JSON body nested past 256 levels is 400 at its endpoint, customResponse or not", async () => {
+  it("an HTTP source's JSON body nested past 255 levels (256 in its event) is 400 at its endpoint, customResponse or not", async () => {
     const custom = await createSource(t, CUSTOM);
     const plain = await createSource(t, HTTP_COMPONENT);
     for (const src of [custom, plain]) {
@@ -76,6 +76,13 @@ describe("nesting", () => {
     const shallow = await t.request("POST", endpointPath(custom), { key: null, raw: nested(100), headers: { "content-type": "application/json" } });
     assert.equal(shallow.status, 200, shallow.text);
     assert.deepEqual(shallow.body, { got: "object" });
+    // the body is event.body: the deepest one taken still makes an event the source can emit whole
+    const edge = await createSource(t, HTTP_COMPONENT);
+    assertErrorEnvelope(await t.request("POST", endpointPath(edge), { key: null, raw: nested(256), headers: { "content-type": "application/json" } }), 400, "invalid_request");
+    assert.equal((await t.request("POST", endpointPath(edge), { key: null, raw: nested(255), headers: { "content-type": "application/json" } })).status, 200);
+    const [emitted] = await waitEvents(t, edge.id, 1);
+    assert.equal(emitted.event.bodyRaw, nested(255));
+    assert.deepEqual(await eventsOf(t, edge.id, "$errors"), []);
   });
 
   it("a workflow's http trigger refuses the same bodies", async () => {

@@ -15,10 +15,8 @@ import { jsonShapeProblem } from "./json-shape.ts";
 /** Members of one object in an API body; the largest legitimate ones (events, props) are far smaller. */
 export const MAX_KEYS = 10_000;
 
-export function tooDeep(): AppError {
-  return invalid(`the body nests deeper than ${MAX_JSON_DEPTH} levels`, [
-    { field: "body", message: `nests deeper than ${MAX_JSON_DEPTH} levels` },
-  ]);
+export function tooDeep(max = MAX_JSON_DEPTH): AppError {
+  return invalid(`the body nests deeper than ${max} levels`, [{ field: "body", message: `nests deeper than ${max} levels` }]);
 }
 
 export function tooWide(): AppError {

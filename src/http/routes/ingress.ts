@@ -9,6 +9,9 @@ import { jsonShapeProblem } from "../json-shape.ts";
 // body is taken as raw bytes whatever its type (bodyRaw keeps them exact for signatures).
 
 const BODY_LIMIT = 512 * 1024;
+// The body is event.body, one level down in the event the source gets: so the event, emitted as
+// it is, still fits the bound on emits.
+const MAX_BODY_DEPTH = MAX_JSON_DEPTH - 1;
 
 /** The content types the source sees parsed as JSON (core's httpEvent), so the ones to bound here. */
 function isJson(contentType: string | undefined): boolean {
@@ -39,9 +42,9 @@ export function ingressRoutes(core: Core): FastifyPluginAsync {
       // more to parse than to send; both are refused here, before they are parsed or queued.
       const buf = body as Buffer;
       const type = sentType.get(req) ?? req.headers["content-type"];
-      if (buf.length > MAX_JSON_DEPTH && isJson(type)) {
-        const shape = jsonShapeProblem(buf.toString("utf8"), MAX_JSON_DEPTH, MAX_KEYS);
-        if (shape) return done(shape.kind === "deep" ? tooDeep() : tooWide());
+      if (buf.length > MAX_BODY_DEPTH && isJson(type)) {
+        const shape = jsonShapeProblem(buf.toString("utf8"), MAX_BODY_DEPTH, MAX_KEYS);
+        if (shape) return done(shape.kind === "deep" ? tooDeep(MAX_BODY_DEPTH) : tooWide());
       }
       done(null, buf);
     });
