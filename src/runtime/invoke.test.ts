@@ -336,3 +336,22 @@ describe("invoke: @pipedream/platform", () => {
     assert.deepEqual(e.helpers, ["object", "object"]);
   });
 });
+
+describe("invoke: web body globals", () => {
+  it("Blob, File, FormData (sent as multipart/form-data) and Request work with fetch", async () => {
+    const r = await run(
+      `export default { async run(origin) {
+        const blob = new Blob(["ab", new Uint8Array([99])], { type: "Text/Plain" });
+        const form = new FormData(); form.append("a", "1"); form.append("file", new File(["hi"], "x.txt", { type: "text/plain" }));
+        const sent = await (await fetch(origin + "/echo", { method: "POST", body: form })).json();
+        const viaRequest = await (await fetch(new Request(origin + "/echo", { method: "PUT", body: blob }))).json();
+        this.$emit({ blob: [blob.size, blob.type, await blob.text(), await blob.slice(1).text()], formHas: form.has("file"),
+          multipart: sent.type.startsWith("multipart/form-data; boundary=") && sent.body.includes('name="file"; filename="x.txt"') && sent.body.includes("\\r\\n\\r\\n1\\r\\n"),
+          request: [viaRequest.method, viaRequest.body, viaRequest.type] });
+      } }`,
+      { event: origin, fetchAllow: allow },
+    );
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.deepEqual(events(r)[0], { blob: [3, "text/plain", "abc", "bc"], formHas: true, multipart: true, request: ["PUT", "abc", "text/plain"] });
+  });
+});

@@ -3,7 +3,7 @@ import { AppError } from "../../lib/errors.ts";
 import { fetchText } from "../../lib/fetch-text.ts";
 import { dirName, installTree, resolveTree } from "./install.ts";
 import { pruneCache } from "./cache.ts";
-import { builtinFile, FORBIDDEN_FILE, GLOBALS_FILE, isBridgeFile } from "./node-builtins.ts";
+import { builtinFile, FORBIDDEN_FILE, GLOBALS, isBridgeFile } from "./node-builtins.ts";
 import { Registry } from "./registry.ts";
 import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
 import { isProvidedModule } from "../sandbox/provided/index.ts";
@@ -152,24 +152,30 @@ export class Bundler {
       },
     };
     const banner = requireBanner(required);
-    const out = await run(() =>
-      build({
-        stdin: { contents: code, sourcefile: "component.mjs", loader: "js", resolveDir: ENTRY_DIR },
-        bundle: true,
-        write: false,
-        format: "esm",
-        platform: "node",
-        target: "es2022",
-        logLevel: "silent",
-        inject: [GLOBALS_FILE],
-        define: { "process.env.NODE_ENV": '"production"', global: "globalThis", __dirname: '"/"', __filename: '"/component.mjs"' },
-        banner: banner ? { js: banner } : undefined,
-        plugins: [plugin],
-        legalComments: "none",
-        charset: "utf8",
-      }),
-    );
-    return out.outputFiles![0].text;
+    const once = (inject: string[]) =>
+      run(() =>
+        build({
+          stdin: { contents: code, sourcefile: "component.mjs", loader: "js", resolveDir: ENTRY_DIR },
+          bundle: true,
+          write: false,
+          format: "esm",
+          platform: "node",
+          target: "es2022",
+          logLevel: "silent",
+          inject,
+          define: { "process.env.NODE_ENV": '"production"', global: "globalThis", __dirname: '"/"', __filename: '"/component.mjs"' },
+          banner: banner ? { js: banner } : undefined,
+          plugins: [plugin],
+          legalComments: "none",
+          charset: "utf8",
+        }),
+      );
+    // Injected globals are included whether used or not (their polyfills are CommonJS), so the
+    // bundle is made once without them, and again with those whose names it still leaves free.
+    const plain = (await once([])).outputFiles![0].text;
+    const needed = GLOBALS.filter((g) => g.names.test(plain)).map((g) => g.file);
+    if (needed.length === 0) return plain;
+    return (await once(needed)).outputFiles![0].text;
   }
 
   // Relative imports of the component's own code: files beside component_url, fetched under the

@@ -48,7 +48,12 @@ export function builtinFile(name: string): string | undefined {
   return resolved.get(name);
 }
 
-export const GLOBALS_FILE = join(NODE_DIR, "globals.js");
+/** Globals Node code takes for granted, injected (module-scoped) only into bundles that name them. */
+export const GLOBALS = [
+  { names: /\bBuffer\b/, file: join(NODE_DIR, "global-buffer.js") },
+  { names: /\bprocess\b/, file: join(NODE_DIR, "global-process.js") },
+  { names: /\bAbort(Controller|Signal)\b/, file: join(NODE_DIR, "global-abort.js") },
+];
 export const FORBIDDEN_FILE = join(NODE_DIR, "forbidden.cjs");
 /** our bridges import the provided modules by their plain names: those stay provided */
 export const isBridgeFile = (path: string) => path.startsWith(NODE_DIR);

@@ -3,6 +3,7 @@
 // side only normalizes arguments and wraps the answer.
 import { call, callAsync } from "./host.js";
 import { URLSearchParams } from "./url.js";
+import { Blob, FormData, multipart, Request } from "./body.js";
 
 export class Headers {
   #map = new Map();
@@ -111,13 +112,20 @@ function toBytes(body) {
 }
 
 export async function fetch(input, init = {}) {
-  const isRequest = input && typeof input === "object" && typeof input.url === "string" && !("href" in input);
+  const isRequest = input instanceof Request || (input && typeof input === "object" && typeof input.url === "string" && !("href" in input));
   const url = String(isRequest ? input.url : input);
   const method = String(init.method ?? (isRequest ? input.method : undefined) ?? "GET").toUpperCase();
   const headers = new Headers(init.headers ?? (isRequest ? input.headers : undefined));
-  let body = init.body;
+  let body = init.body ?? (input instanceof Request ? input.body : undefined);
   if (body === null) body = undefined;
-  if (body instanceof URLSearchParams) {
+  if (body instanceof FormData) {
+    const form = multipart(body);
+    headers.set("content-type", form.type);
+    body = form.body;
+  } else if (body instanceof Blob) {
+    if (body.type && !headers.has("content-type")) headers.set("content-type", body.type);
+    body = body.bytesSync();
+  } else if (body instanceof URLSearchParams) {
     if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
     body = body.toString();
   } else if (body !== undefined && typeof body !== "string") {

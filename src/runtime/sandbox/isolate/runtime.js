@@ -3,6 +3,7 @@
 // before the component's own code runs).
 import { createAxios } from "./axios.js";
 import { fetch, Headers, Response } from "./fetch.js";
+import { Blob, File, FormData, Request } from "./body.js";
 import { call, connect, forgetPending } from "./host.js";
 import { format } from "./inspect.js";
 import { URL, URLSearchParams } from "./url.js";
@@ -166,6 +167,10 @@ export function install(hostRef) {
   g.fetch = fetch;
   g.Headers = Headers;
   g.Response = Response;
+  g.Request = Request;
+  g.Blob = Blob;
+  g.File = File;
+  g.FormData = FormData;
   g.btoa = (s) => call("btoa", String(s));
   g.atob = (s) => call("atob", String(s));
   g.crypto = {
