@@ -1,14 +1,15 @@
 import { benchApi } from "./api.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchIngest } from "./ingest.ts";
+import { benchPackages } from "./packages.ts";
 import { benchSse } from "./sse.ts";
 import { benchTimers } from "./timers.ts";
 
-// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries]`: every figure beside a bare
+// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages]`: every figure beside a bare
 // node:http server measured in the same run, so the ratios survive a noisy machine. Each bench
 // starts its own service (fresh data dir) and stops it. Without --seconds the API, ingest and
-// live-latency benches load for 10 s each, the timers bench measures a 30 s window and the
-// subscription-delivery bench loads for 20 s.
+// live-latency benches load for 10 s each, the timers bench measures a 30 s window, the
+// subscription-delivery bench loads for 20 s and the packages bench loads each component for 10 s.
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const given = arg("seconds");
 const seconds = (fallback: number) => (given ? Number(given) : fallback);
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<void>> = {
   sse: () => benchSse(seconds(10)),
   timers: () => benchTimers(seconds(30)),
   deliveries: () => benchDeliveries(seconds(20)),
+  packages: () => benchPackages(seconds(10)),
 };
 const only = (arg("only") ?? Object.keys(benches).join(",")).split(",").filter(Boolean);
 const unknown = only.filter((n) => !(n in benches));
