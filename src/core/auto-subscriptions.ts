@@ -15,7 +15,9 @@ export class AutoSubscriptions {
   /** Gives a newly created emitter the subscriptions its owner's auto-subscriptions ask for. */
   async applyTo(userId: string, emitterId: string): Promise<void> {
     for (const auto of await this.#store.subscriptions.listAuto(userId)) {
-      const eventName = AUTO_STREAMS[auto.event_name] ?? auto.event_name;
+      // own keys only: a stored name like "constructor" (accepted before this was checked) is skipped
+      if (!Object.hasOwn(AUTO_STREAMS, auto.event_name)) continue;
+      const eventName = AUTO_STREAMS[auto.event_name];
       if (auto.listener_id === emitterId) continue;
       if (await this.#store.subscriptions.find(userId, emitterId, auto.listener_id, eventName)) continue;
       await this.#store.subscriptions.insert({

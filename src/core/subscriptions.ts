@@ -104,7 +104,7 @@ export class Subscriptions {
     const fields = input as Record<string, unknown>;
     const eventName = requireString(fields, "event_name", problems);
     const listener = requireString(fields, "listener_id", problems);
-    if (eventName && !(eventName in AUTO_STREAMS)) {
+    if (eventName && !Object.hasOwn(AUTO_STREAMS, eventName)) {
       problems.push({ field: "event_name", message: 'must be "default", "$errors" or "$logs"' });
     }
     if (problems.length) throw invalid("invalid auto-subscription", problems);
