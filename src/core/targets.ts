@@ -1,4 +1,4 @@
-import type { Store } from "../store/port.ts";
+import type { ComponentRow, Store } from "../store/port.ts";
 import { endpointUrl } from "./endpoint.ts";
 import type { Target } from "./target.ts";
 import { workflowTarget } from "./workflow-target.ts";
@@ -12,6 +12,12 @@ export class Targets {
   readonly #publicUrl: string;
   readonly #byId = new Map<string, Promise<Target | undefined>>();
   readonly #idByKey = new Map<string, string>();
+  /**
+   * Component rows by id, shared by every source of a component: a row carries the code and the
+   * bundle (hundreds of KiB with packages), which must not be held once per source. A component
+   * never changes once saved, so entries need no invalidation; the count is bounded.
+   */
+  readonly #components = new Map<string, Promise<ComponentRow | undefined>>();
 
   constructor(store: Store, publicUrl: string) {
     this.#store = store;
@@ -63,11 +69,21 @@ export class Targets {
     }
     const source = await this.#store.sources.byId(sourceId);
     if (!source) return undefined;
-    const [user, component] = await Promise.all([
-      this.#store.users.byId(source.user_id),
-      this.#store.components.byId(source.component_id),
-    ]);
+    const [user, component] = await Promise.all([this.#store.users.byId(source.user_id), this.#component(source.component_id)]);
     if (!user || !component) return undefined;
     return { source, user, component, endpointUrl: endpointUrl(this.#publicUrl, source.endpoint_key) };
   }
+
+  #component(id: string): Promise<ComponentRow | undefined> {
+    let row = this.#components.get(id);
+    if (!row) {
+      row = this.#store.components.byId(id);
+      if (this.#components.size >= MAX_COMPONENTS) this.#components.delete(this.#components.keys().next().value!);
+      this.#components.set(id, row);
+      row.then((r) => (r ? undefined : this.#components.delete(id)), () => this.#components.delete(id));
+    }
+    return row;
+  }
 }
+
+const MAX_COMPONENTS = 5000;
