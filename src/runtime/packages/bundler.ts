@@ -1,4 +1,5 @@
 import { build, type Message, type Plugin, type PluginBuild } from "esbuild";
+import { isBuiltin } from "node:module";
 import { AppError } from "../../lib/errors.ts";
 import { fetchText } from "../../lib/fetch-text.ts";
 import { dirName, installTree, resolveTree } from "./install.ts";
@@ -215,7 +216,8 @@ function builtin(name: string) {
   // out `global.process`, which the sandbox doesn't have
   const file = builtinFile(name === "process/" ? "process" : name);
   if (file) return { path: file };
-  if (FORBIDDEN_BUILTINS.has(name) || FORBIDDEN_BUILTINS.has(name.split("/")[0])) return { path: name, namespace: "forbidden" };
+  // any other module of Node's (listed or not): loads, and fails only when called
+  if (FORBIDDEN_BUILTINS.has(name) || FORBIDDEN_BUILTINS.has(name.split("/")[0]) || isBuiltin(name)) return { path: name, namespace: "forbidden" };
   return undefined;
 }
 

@@ -22,13 +22,15 @@ const POLYFILLS: Record<string, string> = {
   timers: "timers-browserify",
   url: "url/",
   util: "util/",
-  zlib: "browserify-zlib",
 };
 
 const BRIDGES: Record<string, string> = {
   crypto: "crypto.js",
   http: "http-module.js",
   https: "https-module.js",
+  zlib: "zlib.js",
+  tty: "tty.js",
+  diagnostics_channel: "diagnostics-channel.js",
 };
 
 let resolved: Map<string, string> | undefined;

@@ -1,12 +1,40 @@
 // Stands in for a Node module the sandbox does not have (fs, net, child_process...) when a
 // package imports it: the package loads, and only calling into the module fails, with a clear
 // message. A component that imports such a module itself is refused at save instead.
-// CommonJS, because that is how packages reach these modules: require("fs").readFileSync.
-const fail = (name) => () => {
-  throw new Error(`${name} is not available in the sandbox`);
+// CommonJS, because that is how packages reach these modules: require("fs").readFileSync. Every
+// property is itself such a stand-in (fs.promises.stat), and the common names are listed, so
+// named imports of them (import { promises } from "fs") find something.
+const NAMES = {
+  fs: ["promises", "constants", "readFile", "readFileSync", "writeFile", "writeFileSync", "existsSync", "exists", "stat", "statSync", "lstat", "lstatSync", "createReadStream", "createWriteStream", "readdir", "readdirSync", "mkdir", "mkdirSync", "unlink", "unlinkSync", "open", "openSync", "close", "closeSync", "access", "accessSync", "realpath", "realpathSync", "rm", "rmSync", "watch", "appendFile", "appendFileSync", "copyFile", "rename"],
+  net: ["createConnection", "connect", "createServer", "Socket", "Server", "isIP", "isIPv4", "isIPv6"],
+  tls: ["connect", "createSecureContext", "TLSSocket", "rootCertificates"],
+  child_process: ["spawn", "exec", "execSync", "execFile", "fork", "spawnSync"],
+  worker_threads: ["Worker", "isMainThread", "parentPort", "workerData"],
+  dns: ["lookup", "resolve", "promises"],
 };
-module.exports = function forbidden(name) {
-  return new Proxy(fail(name), {
-    get: (_t, prop) => (prop === "__esModule" ? false : prop === "then" ? undefined : fail(`${name}.${String(prop)}`)),
+
+function forbidden(name, keys) {
+  // a plain function, so that packages may also extend it (class Client extends net.Socket)
+  const fail = function unavailable() {
+    throw new Error(`${name} is not available in the sandbox`);
+  };
+  const own = ["length", "name", "prototype"];
+  return new Proxy(fail, {
+    get: (t, prop) => {
+      if (prop === "__esModule") return false;
+      if (prop === "prototype") return t.prototype;
+      if (prop === "then" || typeof prop === "symbol") return undefined;
+      return forbidden(`${name}.${String(prop)}`, []);
+    },
+    has: (_t, prop) => keys.includes(prop),
+    ownKeys: () => [...keys, ...own],
+    getOwnPropertyDescriptor: (t, prop) =>
+      own.includes(prop)
+        ? Reflect.getOwnPropertyDescriptor(t, prop)
+        : keys.includes(prop)
+          ? { configurable: true, enumerable: true, value: forbidden(`${name}.${String(prop)}`, []) }
+          : undefined,
   });
-};
+}
+
+module.exports = (name) => forbidden(name, NAMES[name.replace(/\/promises$/, "")] ?? []);

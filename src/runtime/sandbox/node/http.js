@@ -161,6 +161,26 @@ export function createServer() {
   throw new Error("servers are not available in the sandbox: use the source's $.interface.http prop");
 }
 
+// Names clients import from node:http besides request/get (got, undici-style code): present so
+// the code loads; servers stay unavailable.
+export class Server {
+  constructor() {
+    createServer();
+  }
+}
+export class OutgoingMessage extends Writable {}
+export class ServerResponse extends OutgoingMessage {}
+export const maxHeaderSize = 16384;
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export function validateHeaderName(name) {
+  if (typeof name !== "string" || !TOKEN.test(name)) throw new TypeError(`Header name must be a valid HTTP token ["${name}"]`);
+}
+export function validateHeaderValue(name, value) {
+  if (value === undefined) throw new TypeError(`Invalid value "${value}" for header "${name}"`);
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(String(value))) throw new TypeError(`Invalid character in header content ["${name}"]`);
+}
+
 export function httpModule(protocol) {
   const request = makeRequest(protocol);
   const get = (input, options, callback) => {
@@ -168,5 +188,8 @@ export function httpModule(protocol) {
     req.end();
     return req;
   };
-  return { request, get, Agent, globalAgent, ClientRequest, IncomingMessage, METHODS, STATUS_CODES, createServer };
+  return {
+    request, get, Agent, globalAgent, ClientRequest, IncomingMessage, METHODS, STATUS_CODES, createServer,
+    Server, OutgoingMessage, ServerResponse, maxHeaderSize, validateHeaderName, validateHeaderValue,
+  };
 }
