@@ -219,7 +219,7 @@ describe("hostile components cost only their own invocation", () => {
     const src = await createSource(t, `export default { run() {
       this.$emit("lost");
       const a = []; let s = "x";
-      while (true) { a.push(new Array(1e6).fill(a.length)); s += s.length < 1e7 ? s : ""; a.push(s + a.length); }
+      while (true) { a.push(new Array(4e6).fill(a.length)); s += s.length < 1e7 ? s : ""; a.push(s + a.length); }
     } };`);
     const err = await runHostile(src.id);
     assert.match(`${err.error.name}: ${err.error.message}`, /out of memory|OutOfMemory/i);
