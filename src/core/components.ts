@@ -1,5 +1,5 @@
 import type { CoreDeps } from "./deps.ts";
-import type { ComponentRow, UserRow } from "../store/port.ts";
+import type { ComponentRow, Page, PageRequest, UserRow } from "../store/port.ts";
 import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
 import { AppError, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
@@ -43,6 +43,12 @@ export function componentView(c: ComponentRow): ComponentView {
     created_at: c.created_at,
     updated_at: c.updated_at,
   };
+}
+
+/** A component in a list: everything `componentView` shows but its code. */
+export function componentSummaryView(c: ComponentRow): Omit<ComponentView, "code"> {
+  const { code: _code, ...rest } = componentView(c);
+  return rest;
 }
 
 export class Components {
@@ -161,6 +167,13 @@ export class Components {
     const found = await this.#deps.store.components.registryByKey(key);
     if (!found) throw notFound("registry component");
     return found;
+  }
+
+  /** A page of the user's saved components, or of the registry's when `user` is null; newest first. */
+  async list(user: UserRow | null, page: PageRequest): Promise<Page<ComponentRow>> {
+    const result = await this.#deps.store.components.list(user?.id ?? null, page);
+    if (!result) throw invalid("unknown cursor", [{ field: "cursor", message: "is not a position in this list" }]);
+    return result;
   }
 
   /** Publishes the components shipped with the service; unchanged ones are left as they are. */

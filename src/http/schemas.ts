@@ -92,6 +92,17 @@ export const Component = Type.Object({
   updated_at: Type.Integer(),
 });
 
+/** A component in a list: as GET /v1/components/{id} shows it, without its code. */
+export const ComponentSummary = Type.Object({
+  id: Type.String(),
+  code_hash: Type.String(),
+  name: Type.String(),
+  version: Type.String(),
+  configurable_props: Type.Array(ConfigurableProp),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+});
+
 export const ComponentBody = Type.Object({
   component_code: Type.Optional(Type.String()),
   component_url: Type.Optional(Type.String()),

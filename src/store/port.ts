@@ -177,6 +177,8 @@ export interface ComponentStore {
   byUserKey(userId: string, key: string): Promise<ComponentRow | undefined>;
   registryByKey(key: string): Promise<ComponentRow | undefined>;
   registryByHash(codeHash: string): Promise<ComponentRow | undefined>;
+  /** a page of the user's own components, or of the registry's when `userId` is null; newest first */
+  list(userId: string | null, page: PageRequest): Promise<Page<ComponentRow> | undefined>;
   touch(id: string, updatedAt: number, componentUrl: string | null): Promise<void>;
 }
 

@@ -1,8 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Core } from "../../core/core.ts";
 import { requireAdmin } from "../../core/users.ts";
-import { componentView } from "../../core/components.ts";
-import { Component, ComponentBody, Filter, data, withErrors } from "../schemas.ts";
+import { componentSummaryView, componentView } from "../../core/components.ts";
+import { Component, ComponentBody, ComponentSummary, Filter, Paging, data, page, withErrors } from "../schemas.ts";
+import { pageEnvelope, pageRequest } from "../pagination.ts";
 
 export function componentRoutes(core: Core): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -17,6 +18,19 @@ export function componentRoutes(core: Core): FastifyPluginAsyncTypebox {
       { preValidation: async (req) => requireAdmin(req.user), schema: { ...save, response: withErrors({ 200: data(Component) }, [403, 413, 422]) } },
       async (req) => ({ data: componentView(await core.components.save(null, req.body)) }),
     );
+
+    const list = { tags: ["components"], querystring: Type.Object({ ...Filter, ...Paging }), response: withErrors({ 200: page(ComponentSummary) }) };
+
+    app.get("/users/me/components", { schema: list }, async (req) => {
+      const { items, total } = await core.components.list(req.user, pageRequest(req.query));
+      return pageEnvelope(items, total, componentSummaryView);
+    });
+
+    // a static path: the router prefers it to /components/:keyOrId, so "registry" is never taken as a key
+    app.get("/components/registry", { schema: list }, async (req) => {
+      const { items, total } = await core.components.list(null, pageRequest(req.query));
+      return pageEnvelope(items, total, componentSummaryView);
+    });
 
     app.get(
       "/components/registry/:key",

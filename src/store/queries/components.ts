@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { ComponentsTable, Database } from "../schema.ts";
 import type { ComponentRow, ComponentStore } from "../port.ts";
+import { pageRows } from "./page.ts";
 
 function toRow(r: Selectable<ComponentsTable>): ComponentRow {
   return {
@@ -53,6 +54,11 @@ export function componentQueries(db: Kysely<Database>): ComponentStore {
     byUserKey: (userId, key) => first(base().where("user_id", "=", userId).where("registry", "=", 0).where("key", "=", key)),
     registryByKey: (key) => first(base().where("registry", "=", 1).where("key", "=", key)),
     registryByHash: (hash) => first(base().where("registry", "=", 1).where("code_hash", "=", hash)),
+    async list(userId, page) {
+      const where = userId === null ? { registry: 1 } : { registry: 0 };
+      const p = await pageRows<Selectable<ComponentsTable>>(db, "components", userId ?? undefined, page, where);
+      return p && { items: p.items.map(toRow), total: p.total };
+    },
     async touch(id, updatedAt, componentUrl) {
       await db
         .updateTable("components")

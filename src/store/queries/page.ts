@@ -1,10 +1,11 @@
 import type { Kysely } from "kysely";
 import type { Page, PageRequest } from "../port.ts";
 
-type Table = "users" | "workflows" | "webhooks" | "accounts";
+type Table = "users" | "workflows" | "webhooks" | "accounts" | "components";
 
 /**
  * Newest-first page of `table` rows (optionally of one user) around a cursor id.
+ * `where` narrows the list further (column = value).
  * Returns undefined when the cursor id isn't an item of this list (→ 400 upstream).
  */
 export async function pageRows<R>(
@@ -12,10 +13,13 @@ export async function pageRows<R>(
   table: Table,
   userId: string | undefined,
   page: PageRequest,
+  where: Record<string, string | number> = {},
 ): Promise<Page<R> | undefined> {
   const scoped = () => {
-    const q = db.selectFrom(table);
-    return userId === undefined ? q : q.where("user_id", "=", userId);
+    let q = db.selectFrom(table);
+    if (userId !== undefined) q = q.where("user_id", "=", userId);
+    for (const [column, value] of Object.entries(where)) q = q.where(column, "=", value);
+    return q;
   };
   const cursorId = page.afterId ?? page.beforeId;
   let cursorSeq: number | undefined;
