@@ -8,6 +8,7 @@ import { builtinFile, FORBIDDEN_FILE, GLOBALS, isBridgeFile } from "./node-built
 import { Registry } from "./registry.ts";
 import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
 import { isProvidedModule } from "../sandbox/provided/index.ts";
+import { isCommonJs } from "../sandbox/module-kind.ts";
 
 // At save, a component that imports npm packages, Node modules or files of its own is bundled
 // with them (esbuild) into one ES module that imports only the provided modules: what the
@@ -114,7 +115,7 @@ export class Bundler {
       },
     };
     await run(() =>
-      build({ stdin: { contents: code, sourcefile: "component.mjs", loader: "js", resolveDir: ENTRY_DIR }, bundle: true, write: false, format: "esm", logLevel: "silent", plugins: [plugin] }),
+      build({ stdin: { contents: code, sourcefile: entryName(code), loader: "js", resolveDir: ENTRY_DIR }, bundle: true, write: false, format: "esm", logLevel: "silent", plugins: [plugin] }),
     );
     return { imports, files: remote.size };
   }
@@ -156,7 +157,7 @@ export class Bundler {
     const once = (inject: string[]) =>
       run(() =>
         build({
-          stdin: { contents: code, sourcefile: "component.mjs", loader: "js", resolveDir: ENTRY_DIR },
+          stdin: { contents: code, sourcefile: entryName(code), loader: "js", resolveDir: ENTRY_DIR },
           bundle: true,
           write: false,
           format: "esm",
@@ -201,13 +202,15 @@ export class Bundler {
   }
 }
 
-// The saved module is given to esbuild as stdin, which it names after this (nonexistent) file.
+// The saved module is given to esbuild as stdin, which it names after a (nonexistent) file in
+// this folder: component.mjs, or component.cjs for CommonJS code (module.exports = ...), so
+// esbuild reads each as what it is.
 const ENTRY_DIR = "/tributary-component";
-const ENTRY = `${ENTRY_DIR}/component.mjs`;
+const entryName = (code: string) => (isCommonJs(code) ? "component.cjs" : "component.mjs");
 
 /** The component's own code: the saved module, or one of its files beside component_url. */
 function isOwn(args: { importer: string; namespace: string }): boolean {
-  return (args.importer === ENTRY && args.namespace === "file") || args.namespace === REMOTE;
+  return (args.importer.startsWith(`${ENTRY_DIR}/component.`) && args.namespace === "file") || args.namespace === REMOTE;
 }
 
 /** A Node module's stand-in (polyfill, bridge, or a stub that fails when used); else esbuild resolves it. */
@@ -259,8 +262,8 @@ async function run<T>(fn: () => Promise<T>): Promise<T> {
 
 function describe(m: Message): string {
   const file = m.location?.file ?? "";
-  const own = file.endsWith("tributary-component/component.mjs") || /^https?:/.test(file);
-  const shown = own ? (/^https?:/.test(file) ? file : "component.mjs") : file.replace(/^.*\/roots\/[0-9a-f]+\/[^/]+\/node_modules\//, "");
+  const own = /tributary-component\/component\.[cm]js$/.test(file) || /^https?:/.test(file);
+  const shown = own ? (/^https?:/.test(file) ? file : file.replace(/^.*\//, "")) : file.replace(/^.*\/roots\/[0-9a-f]+\/[^/]+\/node_modules\//, "");
   const where = m.location ? ` (${shown}:${m.location.line}:${m.location.column})` : "";
   const missing = /Could not resolve "([^"]+)"/.exec(m.text);
   if (missing) return `cannot import "${missing[1]}"${where}: it is not installed or not available in the sandbox`;

@@ -45,6 +45,7 @@ export function builtinFile(name: string): string | undefined {
     resolved.set("stream/promises", require.resolve("readable-stream/lib/stream/promises.js"));
     resolved.set("util/types", join(NODE_DIR, "util-types.js"));
     resolved.set("path/posix", require.resolve("path-browserify"));
+    resolved.set("assert/strict", join(NODE_DIR, "assert-strict.js"));
     resolved.set("timers/promises", join(NODE_DIR, "timers-promises.js"));
   }
   return resolved.get(name);

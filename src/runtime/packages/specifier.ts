@@ -1,3 +1,4 @@
+import { isBuiltin } from "node:module";
 import { isProvidedModule } from "../sandbox/provided/index.ts";
 
 // What an import in a component names. Pipedream pins versions inside the specifier
@@ -27,7 +28,8 @@ export function parseSpecifier(spec: string): Specifier {
   if (/^(\.{1,2}(\/|$)|\/)/.test(spec)) return { kind: "relative", path: spec };
   const bare = spec.startsWith("node:") ? spec.slice(5) : spec;
   const root = bare.split("/")[0];
-  if (spec.startsWith("node:") || NODE_BUILTINS.has(bare) || FORBIDDEN_BUILTINS.has(bare) || FORBIDDEN_BUILTINS.has(root)) {
+  // any name Node has (timers/promises, assert/strict, punycode...) is Node's module, never an npm package
+  if (spec.startsWith("node:") || NODE_BUILTINS.has(bare) || FORBIDDEN_BUILTINS.has(bare) || FORBIDDEN_BUILTINS.has(root) || isBuiltin(bare)) {
     // a provided module of the same name (crypto, url, querystring) wins for plain imports
     if (!spec.startsWith("node:") && isProvidedModule(bare)) return { kind: "provided", name: bare };
     return { kind: "builtin", name: bare };

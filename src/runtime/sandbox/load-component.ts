@@ -8,6 +8,7 @@ import { AppError } from "../../lib/errors.ts";
 import { compileCached, compileScriptCached } from "./compile-cache.ts";
 import { isProvidedModule, providedModuleSource } from "./provided/index.ts";
 import { sandboxError, type Limits } from "./sandbox-errors.ts";
+import { isCommonJs } from "./module-kind.ts";
 
 const COMPONENT = "tributary:component";
 // Importing the component through a wrapper tells us when its top level has *finished*: a pending
@@ -41,11 +42,7 @@ const e = $0.exports;
 return e && e.__esModule === true && typeof e.default === "object" ? e.default : e;
 `;
 
-/** CommonJS when it assigns (module.)exports and has no import/export statement. */
-export function isCommonJs(code: string): boolean {
-  if (!/\b(module\.exports|exports\.[\w$]+)\s*=/.test(code)) return false;
-  return !/^\s*(import\s*[\w${*"']|export\b)/m.test(code);
-}
+export { isCommonJs };
 
 function checkSpecifier(specifier: string): void {
   if (/^(\.{1,2}\/|\/)/.test(specifier)) {
