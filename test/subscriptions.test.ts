@@ -309,3 +309,66 @@ test("deleting a source removes every subscription naming it, and its auto-subsc
   const later = await newSource(user);
   assert.ok(!(await subscriptions(user)).some((s) => s.emitter_id === later));
 });
+
+test("GET /users/me/auto_subscriptions lists the caller's auto-subscriptions, newest first", async () => {
+  const user = await t.newUser();
+  const other = await t.newUser();
+  const listener = await newSource(user);
+  const made = [];
+  for (const event_name of ["default", "$errors", "$logs"]) {
+    const r = await t.request("POST", `/v1/auto_subscriptions?${qs({ event_name, listener_id: listener })}`, { key: user.key });
+    assert.equal(r.status, 200, r.text);
+    made.push(r.body.data);
+  }
+  await t.request("POST", `/v1/auto_subscriptions?${qs({ event_name: "default", listener_id: await newSource(other) })}`, { key: other.key });
+  const res = await t.request("GET", "/v1/users/me/auto_subscriptions", { key: user.key });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.page_info, undefined, "not paginated");
+  assert.deepEqual(res.body.data.map((a: any) => a.id), made.map((a) => a.id).reverse());
+  for (const a of res.body.data) {
+    assert.deepEqual(Object.keys(a).sort(), ["created_at", "event_name", "id", "listener_id"]);
+    assert.equal(a.listener_id, listener);
+    assert.ok(Number.isInteger(a.created_at) && Math.abs(a.created_at - Date.now() / 1000) < 60, res.text);
+  }
+  assert.deepEqual(res.body.data.map((a: any) => a.event_name), ["$logs", "$errors", "default"]);
+  const empty = await t.request("GET", "/v1/users/me/auto_subscriptions", { key: (await t.newUser()).key });
+  assert.deepEqual(empty.body, { data: [] });
+  assertErrorEnvelope(await t.request("GET", "/v1/users/me/auto_subscriptions", { key: null }), 401, "unauthorized");
+  const openapi = await t.request("GET", "/v1/openapi.json");
+  assert.ok(openapi.body.paths["/v1/users/me/auto_subscriptions"]?.get);
+  assert.ok(openapi.body.paths["/v1/auto_subscriptions/{id}"]?.delete);
+});
+
+test("DELETE /auto_subscriptions/{id}: later sources no longer get its subscription, earlier ones keep theirs", async () => {
+  const user = await t.newUser();
+  const other = await t.newUser();
+  const listener = await newSource(user);
+  const auto = await t.request("POST", `/v1/auto_subscriptions?${qs({ event_name: "$errors", listener_id: listener })}`, { key: user.key });
+  const kept = await t.request("POST", `/v1/auto_subscriptions?${qs({ event_name: "default", listener_id: listener })}`, { key: user.key });
+  const id = auto.body.data.id;
+  const before = await newSource(user);
+
+  // another user's id is not found, and stays
+  assertErrorEnvelope(await t.request("DELETE", `/v1/auto_subscriptions/${id}`, { key: other.key }), 404, "not_found");
+  assertErrorEnvelope(await t.request("DELETE", `/v1/auto_subscriptions/${id}`, { key: null }), 401, "unauthorized");
+  // bad ids: 400 with details; unknown ids: 404
+  for (const bad of ["sub_abcdefgh", "dc_x", "asub_%20x"]) {
+    const res = await t.request("DELETE", `/v1/auto_subscriptions/${bad}`, { key: user.key });
+    assertErrorEnvelope(res, 400, "invalid_request");
+    assert.ok(Array.isArray(res.body.error.details) && res.body.error.details.length > 0, res.text);
+  }
+  assertErrorEnvelope(await t.request("DELETE", "/v1/auto_subscriptions/asub_doesnotexist00", { key: user.key }), 404, "not_found");
+
+  const del = await t.request("DELETE", `/v1/auto_subscriptions/${id}`, { key: user.key });
+  assert.equal(del.status, 200, del.text);
+  assert.deepEqual(del.body, { data: { id, deleted: true } });
+  assertErrorEnvelope(await t.request("DELETE", `/v1/auto_subscriptions/${id}`, { key: user.key }), 404, "not_found");
+  const list = await t.request("GET", "/v1/users/me/auto_subscriptions", { key: user.key });
+  assert.deepEqual(list.body.data.map((a: any) => a.id), [kept.body.data.id]);
+
+  const later = await newSource(user);
+  const subs = await subscriptions(user);
+  const of = (emitter: string) => subs.filter((s) => s.emitter_id === emitter).map((s) => s.event_name).sort();
+  assert.deepEqual(of(before), ["", "$errors"], "subscriptions it made stay");
+  assert.deepEqual(of(later), [""], "later sources get only the remaining auto-subscription");
+});

@@ -26,6 +26,9 @@ export const autoSubscriptionView = (a: AutoSubscriptionRow) => ({
   listener_id: a.listener_id,
 });
 
+/** An auto-subscription as its list shows it. */
+export const autoSubscriptionItemView = (a: AutoSubscriptionRow) => ({ ...autoSubscriptionView(a), created_at: a.created_at });
+
 function requireString(input: Record<string, unknown>, field: string, problems: FieldProblem[]): string {
   const v = input[field];
   if (typeof v !== "string" || v === "") problems.push({ field, message: "is required" });
@@ -97,6 +100,16 @@ export class Subscriptions {
 
   list(user: UserRow): Promise<SubscriptionRow[]> {
     return this.#store.subscriptions.listByUser(user.id);
+  }
+
+  /** The user's auto-subscriptions, newest first. */
+  async listAuto(user: UserRow): Promise<AutoSubscriptionRow[]> {
+    return (await this.#store.subscriptions.listAuto(user.id)).reverse();
+  }
+
+  /** Sources and workflows created from now on no longer get its subscription (those it made stay). */
+  async deleteAuto(user: UserRow, id: string): Promise<void> {
+    if (!id.startsWith("asub_") || !(await this.#store.subscriptions.deleteAuto(user.id, id))) throw notFound("auto-subscription");
   }
 
   async createAuto(user: UserRow, input: SubscriptionInput): Promise<AutoSubscriptionRow> {

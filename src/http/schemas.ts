@@ -152,6 +152,13 @@ export const AutoSubscription = Type.Object({
   listener_id: Type.String(),
 });
 
+export const AutoSubscriptionItem = Type.Object({
+  id: Type.String(),
+  event_name: Type.String({ description: '"default", "$errors" or "$logs", as created' }),
+  listener_id: Type.String(),
+  created_at: Type.Integer(),
+});
+
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Boolean() });
 
 export const EventSummary = Type.Object({

@@ -242,7 +242,10 @@ export interface SubscriptionStore {
   deleteNaming(id: string): Promise<number>;
   insertAuto(row: AutoSubscriptionRow): Promise<void>;
   findAuto(userId: string, eventName: string, listenerId: string): Promise<AutoSubscriptionRow | undefined>;
+  /** the user's auto-subscriptions, oldest first */
   listAuto(userId: string): Promise<AutoSubscriptionRow[]>;
+  /** deletes the user's auto-subscription with this id; false when there is none */
+  deleteAuto(userId: string, id: string): Promise<boolean>;
   deleteAutoNaming(listenerId: string): Promise<number>;
 }
 

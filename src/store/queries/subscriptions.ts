@@ -70,6 +70,10 @@ export function subscriptionQueries(db: Kysely<Database>): SubscriptionStore {
         .execute();
       return rows.map(num);
     },
+    async deleteAuto(userId, id) {
+      const r = await db.deleteFrom("auto_subscriptions").where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
     async deleteAutoNaming(listenerId) {
       const r = await db.deleteFrom("auto_subscriptions").where("listener_id", "=", listenerId).executeTakeFirst();
       return Number(r.numDeletedRows);
