@@ -161,6 +161,22 @@ describe("npm packages in components", () => {
   });
 });
 
+describe("Node's modules, as CommonJS and by subpath", () => {
+  it("a CommonJS component requiring Node's modules is bundled as CommonJS", async () => {
+    const got = await runOnce(t, `const zlib = require("zlib"); const { EventEmitter } = require("events");
+      module.exports = { run() { this.$emit({ gz: typeof zlib.gzipSync, ee: typeof EventEmitter, flush: zlib.constants.Z_SYNC_FLUSH }); } };`);
+    assert.deepEqual(got, { gz: "function", ee: "function", flush: 2 });
+  });
+
+  it("subpaths Node has (timers/promises, assert/strict) are Node's modules, never npm packages", async () => {
+    const hits = registry.hits.length;
+    const got = await runOnce(t, `import { setTimeout as sleep } from "timers/promises"; import assert from "assert/strict";
+      export default { async run() { const v = await sleep(1, "slept"); assert.equal(1, 1); this.$emit(v); } }`);
+    assert.equal(got, "slept");
+    assert.equal(registry.hits.length, hits, "nothing asked of the registry");
+  });
+});
+
 describe("files beside component_url", () => {
   let files: FileServer;
   before(async () => {
