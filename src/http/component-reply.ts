@@ -1,6 +1,7 @@
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { FastifyReply } from "fastify";
 import { AppError } from "../lib/errors.ts";
+import { isHopByHop } from "../lib/hop-by-hop.ts";
 import type { HttpResponse } from "../runtime/protocol.ts";
 
 // The reply an HTTP source gave this.http.respond(). The runner checks it already; this is the
@@ -9,19 +10,6 @@ import type { HttpResponse } from "../runtime/protocol.ts";
 // (a component's Transfer-Encoding beside the server's Content-Length is a reply no client can
 // read), so are names and values Node would refuse to write (CR/LF, controls), and a status
 // outside 200-599 fails the request with the envelope.
-
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "content-length",
-]);
 
 function validHeader(name: string, value: string): boolean {
   try {
@@ -38,8 +26,7 @@ export function componentHeaders(raw: unknown): Array<[string, string | string[]
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return [];
   const out: Array<[string, string | string[]]> = [];
   for (const [name, value] of Object.entries(raw)) {
-    const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || lower.startsWith("proxy-")) continue;
+    if (isHopByHop(name)) continue;
     const values = (Array.isArray(value) ? value : [value])
       .filter((v) => typeof v === "string" || typeof v === "number")
       .map(String)

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { AppError } from "../lib/errors.ts";
 import { createAnalyzer } from "./analyzer.ts";
 import type { InvokeLimits, InvokeReply, InvokeRequest, InvokeResult } from "./protocol.ts";
+import { LIMITS } from "./fixtures/invoke-harness.ts";
 import { RunnerProcess } from "./runner-process.ts";
 import { parseWorkflowCode, WORKFLOW_MARKER, workflowCode, type WorkflowStepCode } from "./workflow-code.ts";
 
@@ -23,16 +24,6 @@ after(async () => {
   await new Promise((done) => server.close(done));
 });
 
-const LIMITS: InvokeLimits = {
-  timeoutMs: 2000,
-  memoryMb: 64,
-  maxEmits: 1000,
-  maxEventBytes: 1024 * 1024,
-  maxLogLines: 100,
-  maxLogLineBytes: 4096,
-  maxDbBytes: 64 * 1024,
-  maxResultBytes: 16 * 1024 * 1024,
-};
 
 let next = 1;
 

@@ -2,19 +2,7 @@
 // which belongs to the server (a component's Transfer-Encoding next to the server's
 // Content-Length makes a reply no client can read), so they are dropped; a name or value Node
 // would refuse to write (CR/LF, control characters) fails the run with a message that says which.
-
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "content-length",
-]);
+import { isHopByHop } from "../../lib/hop-by-hop.ts";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Visible ASCII, space, tab and obs-text; no CR, LF, NUL or other controls.
@@ -31,7 +19,7 @@ export function checkResponseHeaders(raw: unknown): Record<string, string> {
     if (typeof value !== "string") continue;
     if (!TOKEN.test(name)) throw new TypeError(`respond(): ${JSON.stringify(name.slice(0, 100))} is not a valid header name`);
     if (!VALUE.test(value)) throw new TypeError(`respond(): the value of header "${name}" has characters a header can't carry (CR, LF or other controls)`);
-    if (HOP_BY_HOP.has(name.toLowerCase())) continue;
+    if (isHopByHop(name)) continue;
     bytes += name.length + value.length;
     if (++count > MAX_HEADERS || bytes > MAX_HEADER_BYTES) {
       throw new RangeError(`respond(): more than ${MAX_HEADERS} headers or ${MAX_HEADER_BYTES} bytes of them`);
