@@ -1,6 +1,6 @@
 import type { CoreDeps } from "./deps.ts";
 import type { PageRequest, UserRow, WorkflowRow, WorkflowStepRow } from "../store/port.ts";
-import { invalid, notFound, type FieldProblem } from "../lib/errors.ts";
+import { AppError, invalid, notFound, type FieldProblem } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { nowSeconds } from "../lib/clock.ts";
 import { workflowCode } from "../runtime/workflow-code.ts";
@@ -130,6 +130,26 @@ export class Workflows {
       await tx.deliveries.deleteListener(id);
     });
     this.#rt.gone(id, user.id);
+  }
+
+  /**
+   * POST /workflows/{id}/run: durably accepts a run with `event` (a timer workflow without one
+   * gets a timer event), as POST /sources/{id}/run does; it runs in the background.
+   */
+  async runNow(user: UserRow, id: string, event: unknown): Promise<void> {
+    await this.get(user, id);
+    const t = await this.#rt.targets.get(id);
+    if (!t) throw notFound("workflow");
+    if (!(await this.#rt.quotas.admit(t, "run"))) {
+      throw new AppError("quota_exceeded", "this account has used up its daily quota");
+    }
+    let payload = event;
+    const timer = timerOf(t);
+    if (payload === undefined && timer) {
+      const timestamp = Math.floor(Date.now() / 1000);
+      payload = "cron" in timer ? { timestamp, cron: timer.cron } : { timestamp, interval_seconds: timer.intervalSeconds };
+    }
+    await this.#rt.ingress.enqueue(t, payload);
   }
 
   async list(user: UserRow, page: PageRequest) {

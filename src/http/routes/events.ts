@@ -27,6 +27,29 @@ export function eventSummaries(core: Core, kind: "source" | "workflow", stream?:
   };
 }
 
+/**
+ * POST .../run of a source or workflow: `{"event": ...}` (optional) is accepted durably and run
+ * in the background; 202 {"data": {"accepted": true}}.
+ */
+export function runNow(tag: string, run: (user: FastifyRequest["user"], id: string, event: unknown) => Promise<void>) {
+  return {
+    schema: {
+      tags: [tag],
+      params: IdParams,
+      // the body is optional (`curl -X POST .../run` sends none), so it is checked here
+      response: withErrors({ 202: data(Accepted) }, [429]),
+    },
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const body = req.body as { event?: unknown } | undefined;
+      if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
+        throw invalid("the body must be a JSON object like {\"event\": ...}", [{ field: "body", message: "must be an object" }]);
+      }
+      await run(req.user, (req.params as Static<typeof IdParams>).id, body?.event);
+      return reply.status(202).send({ data: { accepted: true } });
+    },
+  };
+}
+
 export function eventRoutes(core: Core): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get("/sources/:id/event_summaries", eventSummaries(core, "source"));
@@ -47,24 +70,6 @@ export function eventRoutes(core: Core): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.post(
-      "/sources/:id/run",
-      {
-        schema: {
-          tags: ["sources"],
-          params: IdParams,
-          // the body is optional (`curl -X POST .../run` sends none), so it is checked here
-          response: withErrors({ 202: data(Accepted) }, [429]),
-        },
-      },
-      async (req, reply) => {
-        const body = req.body as { event?: unknown } | undefined;
-        if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
-          throw invalid("the body must be a JSON object like {\"event\": ...}", [{ field: "body", message: "must be an object" }]);
-        }
-        await core.sources.runNow(req.user, req.params.id, body?.event);
-        return reply.status(202).send({ data: { accepted: true } });
-      },
-    );
+    app.post("/sources/:id/run", runNow("sources", (user, id, event) => core.sources.runNow(user, id, event)));
   };
 }

@@ -5,7 +5,7 @@ import { parseEventId } from "../../core/event-render.ts";
 import { authHook } from "../auth.ts";
 import type { EventKey } from "../../store/port.ts";
 
-// GET /sources/{id}/sse (decisions §7). Subscribes to the bus before replaying from the store,
+// GET /sources/{id}/sse (decisions §7), and GET /workflows/{id}/sse the same way for a workflow. Subscribes to the bus before replaying from the store,
 // so nothing committed in between is missed; every message is sent only if its id is newer
 // than the last one sent, so nothing is sent twice or out of order either.
 
@@ -33,14 +33,28 @@ export async function sseRoutes(app: FastifyInstance, core: Core, opts: SseOptio
 
   await app.register(async (scope) => {
     scope.addHook("onRequest", authHook(core.users, true));
-    scope.get("/sources/:id/sse", { schema: { hide: true } }, (req, reply) => stream(core, open, heartbeatMs, req, reply));
+    const owned = {
+      sources: (req: FastifyRequest, id: string) => core.sources.get(req.user, id),
+      workflows: (req: FastifyRequest, id: string) => core.workflows.get(req.user, id),
+    };
+    for (const [kind, check] of Object.entries(owned)) {
+      scope.get(`/${kind}/:id/sse`, { schema: { hide: true } }, (req, reply) => stream(core, check, open, heartbeatMs, req, reply));
+    }
   });
 }
 
-async function stream(core: Core, open: Set<() => void>, heartbeatMs: number, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+/** `owned` rejects (404) unless the caller owns the emitter `id`. */
+async function stream(
+  core: Core,
+  owned: (req: FastifyRequest, id: string) => Promise<unknown>,
+  open: Set<() => void>,
+  heartbeatMs: number,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const { id } = req.params as { id: string };
   const query = req.query as { event_name?: string };
-  await core.sources.get(req.user, id);
+  await owned(req, id);
   const eventName = query.event_name === "default" ? "" : (query.event_name ?? "");
   const lastHeader = req.headers["last-event-id"];
   let last: EventKey | undefined = typeof lastHeader === "string" ? parseEventId(lastHeader.trim()) : undefined;

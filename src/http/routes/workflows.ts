@@ -3,7 +3,7 @@ import type { Core } from "../../core/core.ts";
 import type { WorkflowInput } from "../../core/workflow-input.ts";
 import { Deleted, Filter, IdParams, Paging, Workflow, WorkflowBody, data, page, withErrors } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
-import { eventSummaries } from "./events.ts";
+import { eventSummaries, runNow } from "./events.ts";
 
 // Workflows (decisions §8) and the spec's two workflow event endpoints (api-v1 §4.2).
 export function workflowRoutes(core: Core): FastifyPluginAsyncTypebox {
@@ -47,6 +47,7 @@ export function workflowRoutes(core: Core): FastifyPluginAsyncTypebox {
       },
     );
 
+    app.post("/workflows/:id/run", runNow("workflows", (user, id, event) => workflows.runNow(user, id, event)));
     app.get("/workflows/:id/event_summaries", eventSummaries(core, "workflow"));
     app.get("/workflows/:id/$errors/event_summaries", eventSummaries(core, "workflow", "$errors"));
   };
