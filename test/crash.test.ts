@@ -1,10 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { postgresFor } from "./helpers.ts";
+import { startService as start, stopService as stop } from "./service-process.ts";
 
 // DESIGN §6: "An HTTP source request that got a 2xx is durable". The real service process is
 // driven by many concurrent POSTs and killed with SIGKILL mid-drive; after a restart on the same
@@ -13,64 +14,9 @@ import { postgresFor } from "./helpers.ts";
 // Runs on SQLite; with TRIBUTARY_TEST_STORE=postgres (and DATABASE_URL) on a fresh PostgreSQL
 // database of its own instead.
 
-const MAIN = join(import.meta.dirname, "../src/main.ts");
 const LOOPS = 20;
 
 const COMPONENT = `export default { props: { http: "$.interface.http" }, run(e) { this.$emit(e.body) } }`;
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN, "--port=0"], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  // the output is kept up to the listening line, then only its last 64 KiB (request logs)
-  let out = "";
-  let listening = false;
-  const keep = (d: Buffer) => {
-    out += d;
-    if (listening && out.length > 128 * 1024) out = out.slice(-64 * 1024);
-  };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`no listening line in: ${out}`));
-    }, 20_000);
-    const check = () => {
-      if (listening) return;
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        listening = true;
-        clearTimeout(timer);
-        child.off("exit", exited);
-        resolve(m[1]);
-      }
-    };
-    const exited = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}: ${out}`));
-    };
-    child.stdout!.on("data", check);
-    child.stderr!.on("data", check);
-    child.once("exit", exited);
-  });
-  return { child, url, output: () => out };
-}
-
-function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill(signal);
-  });
-}
 
 /** A database of its own on PostgreSQL runs (postgresFor), else the embedded store. */
 async function storeEnv(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {

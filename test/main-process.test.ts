@@ -1,42 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
+import { MAIN, startService } from "./service-process.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 // `npm start` as a user runs it: a real process, a real port, real signals.
 
-const MAIN = join(import.meta.dirname, "../src/main.ts");
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function start(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN, "--port=0"], {
-    env: { ...process.env, TRIBUTARY_DATA_DIR: dataDir, TRIBUTARY_ADMIN_KEY: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 20_000);
-    const check = () => {
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on("data", check);
-    child.once("exit", (code) => reject(new Error(`exited with ${code}: ${out}`)));
-  });
-  return { child, url, output: () => out };
-}
+const start = (dataDir: string, env: Record<string, string> = {}) =>
+  startService({ TRIBUTARY_DATA_DIR: dataDir, TRIBUTARY_ADMIN_KEY: "", ...env }, 20_000);
 
 function exitCode(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));

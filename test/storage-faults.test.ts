@@ -9,13 +9,13 @@ import { openStore } from "../src/store/store.ts";
 import { loadSecretKey } from "../src/secret-key.ts";
 import type { Store } from "../src/store/port.ts";
 import { postgresFor, waitFor } from "./helpers.ts";
+import { MAIN, startService } from "./service-process.ts";
 
 // Storage faults on real parts: a real full file system (a small tmpfs filled up), a real
 // read-only mount, a real PostgreSQL behind a TCP proxy that we cut. What must hold: a write that
 // can't be stored answers 503 storage_unavailable with Retry-After, /healthz says so, nothing
 // crashes, reads go on, and once the storage works again the service is healthy by itself.
 
-const MAIN = join(import.meta.dirname, "../src/main.ts");
 const onPostgres = process.env.TRIBUTARY_TEST_STORE === "postgres";
 const SQLITE_ONLY = "SQLite store only (TRIBUTARY_TEST_STORE=postgres runs the PostgreSQL tests)";
 
@@ -198,37 +198,7 @@ test("store: on a full disk writes fail as storage_unavailable, reads go on, and
 
 // ---- the service on a full disk, as a real process ------------------------------------------
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function startMain(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN, "--port=0"], {
-    env: { ...process.env, TRIBUTARY_STORE: "sqlite", TRIBUTARY_RUNNERS: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 30_000);
-    const check = () => {
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on("data", check);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}: ${out}`));
-    });
-  });
-  return { child, url, output: () => out };
-}
+const startMain = (env: Record<string, string>) => startService({ TRIBUTARY_STORE: "sqlite", TRIBUTARY_RUNNERS: "1", ...env });
 
 function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
