@@ -93,6 +93,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       version: VERSION,
       health: () => store.ping(),
       limits: config.httpLimits,
+      corsOrigins: config.corsOrigins,
     });
     core.runtime.log = (err, what) => http.log.error({ err }, what);
     store.onUnavailable((err) => http.log.error({ err }, "storage unavailable: answering 503 until a probe write succeeds"));

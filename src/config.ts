@@ -49,6 +49,9 @@ export interface Config {
   npmAllow: string[];
   /** the package cache's size cap, MiB (least recently used versions go first) */
   npmCacheMb: number;
+  // -- operators' edges --
+  /** origins the API and SSE answer CORS requests from; ["*"] = any; empty = CORS off */
+  corsOrigins: string[];
 }
 
 // --- HTTP connection limits (the HTTP edge) ---
@@ -122,6 +125,18 @@ function list(raw: string | undefined): string[] {
     .filter(Boolean);
 }
 
+/** `*` alone means any origin; otherwise each entry is an origin as browsers send it (scheme://host[:port]). */
+function corsOrigins(raw: string | undefined): string[] {
+  const origins = list(raw).map((o) => o.replace(/\/+$/, "").toLowerCase());
+  if (origins.includes("*")) return ["*"];
+  for (const o of origins) {
+    if (!/^https?:\/\/[^/\s]+$/i.test(o)) {
+      throw new Error(`TRIBUTARY_CORS_ORIGINS takes origins like https://app.example.com (or *), got "${o}"`);
+    }
+  }
+  return origins;
+}
+
 /** `--port=4000` becomes PORT=4000; `--data-dir=x` becomes TRIBUTARY_DATA_DIR=x. */
 function flagsToEnv(argv: string[]): Env {
   const aliases: Record<string, string> = { port: "PORT", host: "HOST" };
@@ -178,5 +193,6 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     npmRegistry: e.TRIBUTARY_NPM_REGISTRY || e.npm_config_registry || "https://registry.npmjs.org/",
     npmAllow: list(e.TRIBUTARY_NPM_ALLOW),
     npmCacheMb: int("TRIBUTARY_NPM_CACHE_MB", e.TRIBUTARY_NPM_CACHE_MB, 2048, 1),
+    corsOrigins: corsOrigins(e.TRIBUTARY_CORS_ORIGINS),
   };
 }

@@ -59,6 +59,10 @@ export function httpEvent(req: IncomingHttp) {
   };
 }
 
+function customResponse(t: Target): boolean {
+  return t.component.meta.props.some((p) => p.type === "$.interface.http" && p.customResponse === true);
+}
+
 export class Ingress {
   readonly #targets: Targets;
   readonly #inv: Invocations;
@@ -81,10 +85,20 @@ export class Ingress {
       throw new AppError("quota_exceeded", "this source's account has used up its daily quota");
     }
     const event = httpEvent(req);
-    const custom = t.component.meta.props.some((p) => p.type === "$.interface.http" && p.customResponse === true);
-    if (custom) return this.#respond(t, event);
+    if (customResponse(t)) return this.#respond(t, event);
     await this.enqueue(t, event);
     return ACCEPTED;
+  }
+
+  /**
+   * Whether the endpoint's run answers its requests itself (customResponse): then a CORS preflight
+   * is delivered to it like any request; otherwise the HTTP layer answers it and nothing is
+   * recorded. undefined: no such endpoint (or a disabled one).
+   */
+  async answersItself(key: string): Promise<boolean | undefined> {
+    const t = await this.#targets.byEndpoint(key);
+    if (!t || !t.source.active) return undefined;
+    return customResponse(t);
   }
 
   /** Durably accepts a run of `t` with `event`; it runs in the background, when there is room. */

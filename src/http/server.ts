@@ -21,6 +21,7 @@ import { sseRoutes } from "./routes/sse.ts";
 import { ingressRoutes } from "./routes/ingress.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { installCors } from "./cors.ts";
 
 export interface HttpOptions {
   logger: FastifyServerOptions["logger"];
@@ -30,6 +31,8 @@ export interface HttpOptions {
   health: () => Promise<void>;
   /** connection timeouts and cap (Config.httpLimits) */
   limits: HttpLimits;
+  /** origins the API and SSE answer CORS requests from (["*"]: any; none: CORS off) */
+  corsOrigins?: readonly string[];
 }
 
 // Query strings and path params are strings on the wire, so they are coerced (limit=10 → 10);
@@ -76,6 +79,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
   // elsewhere); those in flight finish.
   app.addHook("onRequest", (_req, _reply, done) => done(closing ? new AppError("unavailable", "the service is shutting down") : undefined));
   app.addHook("onRequest", requireHost);
+  installCors(app, opts.corsOrigins ?? []);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorEnvelope);

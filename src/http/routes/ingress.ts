@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Core } from "../../core/core.ts";
+import { ACCEPTED } from "../../core/ingress.ts";
 import { MAX_JSON_DEPTH } from "../../lib/json-depth.ts";
 import { sendComponentReply } from "../component-reply.ts";
 import { MAX_KEYS, tooDeep, tooWide } from "../json-body.ts";
 import { jsonShapeProblem } from "../json-shape.ts";
+import { answerEndpointPreflight, isPreflight } from "../cors.ts";
 
 // HTTP sources' endpoints: /http/{key} with any method, subpath and query (decisions §6). The
 // body is taken as raw bytes whatever its type (bodyRaw keeps them exact for signatures).
@@ -51,6 +53,9 @@ export function ingressRoutes(core: Core): FastifyPluginAsync {
 
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       const { key } = req.params as { key: string; "*"?: string };
+      // A browser's CORS preflight is not an event: answered here, never recorded, unless the
+      // source's run answers its requests itself (customResponse), which then decides.
+      if (isPreflight(req) && (await core.runtime.ingress.answersItself(key)) === false) return answerEndpointPreflight(req, reply);
       const rest = (req.params as { "*"?: string })["*"];
       const sent = sentType.get(req);
       const r = await core.runtime.ingress.receive(key, {
@@ -63,6 +68,8 @@ export function ingressRoutes(core: Core): FastifyPluginAsync {
         url: `${req.protocol}://${req.host}${req.url}`,
         clientIp: req.ip,
       });
+      // the plain acceptance is readable from any origin (a customResponse run sets its own headers)
+      if (r === ACCEPTED && req.headers.origin !== undefined) reply.header("access-control-allow-origin", "*");
       return sendComponentReply(reply, r);
     };
     const opts = { bodyLimit: BODY_LIMIT, schema: { hide: true } };
