@@ -408,6 +408,28 @@ describe("webhooks without TRIBUTARY_FETCH_ALLOW", () => {
     await sleep(1500); // every try (50 ms apart) is long over
     assert.deepEqual(receiver.received, []);
   });
+
+  it("GET /webhooks/{id}/deliveries says why a refused address got nothing: failed, with last_error", async () => {
+    const user = await t.newUser();
+    const src = await createSource(t, EMITTER, {}, user.key);
+    const hook = await createWebhook(t, user, { url: `${receiver.origin}/refused-history` });
+    await subscribe(t, user, src.id, hook.id);
+    await run(t, user, src.id, { event: { n: 1 } });
+    const [event] = await waitEvents(t, src.id, 1, "", 10_000, user.key);
+    const d = await waitFor(async () => {
+      const res = await t.request("GET", `/v1/webhooks/${hook.id}/deliveries`, { key: user.key });
+      assert.equal(res.status, 200, res.text);
+      return res.body.data[0]?.status === "failed" ? res.body.data[0] : undefined;
+    }, 10_000, "the delivery to fail");
+    assert.equal(d.event_id, event.id);
+    assert.equal(d.emitter_id, src.id);
+    assert.equal(d.attempts, 5);
+    assert.equal(d.last_status_code, null);
+    assert.match(d.last_error, /loopback or private address/);
+    assert.equal(d.next_attempt_at_ms, null);
+    assert.equal(d.delivered_at_ms, null);
+    assert.deepEqual(receiver.received, []);
+  });
 });
 
 describe("webhooks across a restart", () => {
@@ -449,5 +471,166 @@ describe("webhooks across a restart", () => {
     const all = receiver.at("/ok-restart").map((r) => JSON.parse(r.body).event);
     assert.ok(all.indexOf("b") > all.lastIndexOf("a"), `b only once a went through: ${all.join(",")}`);
     assert.ok(all.filter((e) => e === "a").length <= 5, "at most 5 tries in all");
+  });
+});
+
+describe("webhook details and delivery history", () => {
+  let t: TestApp;
+  let receiver: Receiver;
+  before(async () => {
+    receiver = await startReceiver();
+    t = await startApp({ TRIBUTARY_FETCH_ALLOW: receiver.hostPort, TRIBUTARY_WEBHOOK_BACKOFF_MS: "50,50,50,50" });
+  });
+  after(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  const history = async (user: User, id: string, query = "") => {
+    const res = await t.request("GET", `/v1/webhooks/${id}/deliveries${query}`, { key: user.key });
+    assert.equal(res.status, 200, res.text);
+    return res.body;
+  };
+
+  /** waits until every delivery of the webhook's history (at least n) is no longer pending */
+  const settled = (user: User, id: string, n: number) =>
+    waitFor(async () => {
+      const body = await history(user, id, "?limit=100");
+      return body.data.length >= n && body.data.every((d: any) => d.status !== "pending") ? body.data : undefined;
+    }, 15_000, `${n} settled deliveries of ${id}`);
+
+  it("GET /webhooks/{id}: the webhook without its secret; another user's and unknown ids are 404; 401 without a key", async () => {
+    const user = await t.newUser();
+    const other = await t.newUser();
+    const hook = await createWebhook(t, user, { url: `${receiver.origin}/detail`, name: "detail", description: "d" });
+    const res = await t.request("GET", `/v1/webhooks/${hook.id}`, { key: user.key });
+    assert.equal(res.status, 200, res.text);
+    const { secret: _secret, ...expected } = hook as any;
+    assert.deepEqual(res.body.data, expected);
+    assert.deepEqual(Object.keys(res.body.data).sort(), WEBHOOK_FIELDS.filter((f) => f !== "secret"));
+    assert.equal(res.text.includes("whsec_"), false);
+    assertErrorEnvelope(await t.request("GET", `/v1/webhooks/${hook.id}`, { key: other.key }), 404, "not_found");
+    assertErrorEnvelope(await t.request("GET", "/v1/webhooks/wh_doesnotexist00", { key: user.key }), 404, "not_found");
+    assertErrorEnvelope(await t.request("GET", "/v1/webhooks/dc_notawebhook000", { key: user.key }), 404, "not_found");
+    assertErrorEnvelope(await t.request("GET", `/v1/webhooks/${hook.id}`, { key: null }), 401, "unauthorized");
+    const include = await t.request("GET", `/v1/webhooks/${hook.id}?include=id,url`, { key: user.key });
+    assert.deepEqual(include.body.data, { id: hook.id, url: hook.url });
+    const doc = (await t.request("GET", "/v1/openapi.json")).body;
+    assert.ok(doc.paths["/v1/webhooks/{id}"]?.get, "GET /v1/webhooks/{id} in the OpenAPI document");
+    assert.ok(doc.paths["/v1/webhooks/{id}/deliveries"]?.get, "deliveries in the OpenAPI document");
+  });
+
+  it("GET /webhooks/{id}/deliveries: newest first, delivered after retries, failed after 5 tries, paginated", async () => {
+    const user = await t.newUser();
+    const src = await createSource(t, EMITTER, {}, user.key);
+    const ok = await createWebhook(t, user, { url: `${receiver.origin}/flaky-history` });
+    const bad = await createWebhook(t, user, { url: `${receiver.origin}/fail-history` });
+    await subscribe(t, user, src.id, ok.id);
+    await subscribe(t, user, src.id, bad.id);
+    const started = Date.now();
+    await run(t, user, src.id, { event: { n: 1 } }, { event: { n: 2 } }, { event: { n: 3 } });
+    const events = (await waitEvents(t, src.id, 3, "", 10_000, user.key)).reverse();
+
+    const delivered = await settled(user, ok.id, 3);
+    assert.deepEqual(delivered.map((d: any) => d.event_id), events.map((e) => e.id).reverse(), "newest first");
+    const fields = ["attempts", "created_at_ms", "delivered_at_ms", "emitter_id", "event_id", "id", "last_error", "last_status_code", "next_attempt_at_ms", "status"];
+    for (const d of delivered) {
+      assert.deepEqual(Object.keys(d).sort(), fields);
+      assert.equal(d.status, "delivered");
+      assert.equal(d.emitter_id, src.id);
+      assert.equal(d.last_status_code, 200);
+      assert.equal(d.last_error, null);
+      assert.equal(d.next_attempt_at_ms, null);
+      assert.ok(d.created_at_ms >= started - 1000 && d.delivered_at_ms >= d.created_at_ms, JSON.stringify(d));
+    }
+    // the receiver answered 500 twice, so the oldest took 3 tries and the others one each
+    assert.deepEqual(delivered.map((d: any) => d.attempts), [1, 1, 3]);
+
+    const failed = await settled(user, bad.id, 3);
+    for (const d of failed) {
+      assert.equal(d.status, "failed");
+      assert.equal(d.attempts, 5);
+      assert.equal(d.last_status_code, 500);
+      assert.equal(d.last_error, "HTTP 500");
+      assert.equal(d.delivered_at_ms, null);
+      assert.equal(d.next_attempt_at_ms, null);
+    }
+
+    // paging: limit, after, before; page_info as the other lists
+    const first = await history(user, ok.id, "?limit=2");
+    assert.equal(first.page_info.total_count, 3);
+    assert.equal(first.page_info.count, 2);
+    assert.deepEqual(first.data.map((d: any) => d.id), delivered.slice(0, 2).map((d: any) => d.id));
+    const next = await history(user, ok.id, `?limit=2&after=${first.page_info.end_cursor}`);
+    assert.deepEqual(next.data.map((d: any) => d.id), [delivered[2].id]);
+    const back = await history(user, ok.id, `?limit=2&before=${next.page_info.start_cursor}`);
+    assert.deepEqual(back.data.map((d: any) => d.id), first.data.map((d: any) => d.id));
+    // another webhook's cursor is no position in this list
+    const foreign = await history(user, bad.id, "?limit=1");
+    assertErrorEnvelope(await t.request("GET", `/v1/webhooks/${ok.id}/deliveries?after=${foreign.page_info.start_cursor}`, { key: user.key }), 400, "invalid_request");
+  });
+
+  it("GET /webhooks/{id}/deliveries: bad paging is 400 with details, others' ids 404, no key 401; history goes with the webhook", async () => {
+    const user = await t.newUser();
+    const other = await t.newUser();
+    const src = await createSource(t, EMITTER, {}, user.key);
+    const hook = await createWebhook(t, user, { url: `${receiver.origin}/ok-history-gone` });
+    await subscribe(t, user, src.id, hook.id);
+    const empty = await history(user, hook.id);
+    assert.deepEqual(empty, { page_info: { total_count: 0, count: 0, start_cursor: "", end_cursor: "" }, data: [] });
+    for (const q of ["limit=0", "limit=101", "limit=abc", "after=%%%", "after=x&before=y"]) {
+      const res = await t.request("GET", `/v1/webhooks/${hook.id}/deliveries?${q}`, { key: user.key });
+      assertErrorEnvelope(res, 400, "invalid_request");
+      assert.ok(detailFields(res).length > 0, res.text);
+    }
+    assertErrorEnvelope(await t.request("GET", `/v1/webhooks/${hook.id}/deliveries`, { key: other.key }), 404, "not_found");
+    assertErrorEnvelope(await t.request("GET", "/v1/webhooks/wh_doesnotexist00/deliveries", { key: user.key }), 404, "not_found");
+    assertErrorEnvelope(await t.request("GET", `/v1/webhooks/${hook.id}/deliveries`, { key: null }), 401, "unauthorized");
+
+    await run(t, user, src.id, { event: { n: 1 } });
+    await settled(user, hook.id, 1);
+    assert.equal((await t.request("DELETE", `/v1/webhooks/${hook.id}`, { key: user.key })).status, 200);
+    assertErrorEnvelope(await t.request("GET", `/v1/webhooks/${hook.id}/deliveries`, { key: user.key }), 404, "not_found");
+    const rows = await t.app.store.webhookDeliveries.list(hook.id, { limit: 10 });
+    assert.deepEqual(rows?.items, [], "its history was deleted with it");
+  });
+});
+
+describe("webhook delivery history while a delivery waits to be tried again", () => {
+  let t: TestApp;
+  let receiver: Receiver;
+  before(async () => {
+    receiver = await startReceiver();
+    t = await startApp({ TRIBUTARY_FETCH_ALLOW: receiver.hostPort, TRIBUTARY_WEBHOOK_BACKOFF_MS: "600000,600000,600000,600000" });
+  });
+  after(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it("a failed try leaves the delivery pending with attempts, last_status_code, last_error and next_attempt_at_ms", async () => {
+    const user = await t.newUser();
+    const src = await createSource(t, EMITTER, {}, user.key);
+    const hook = await createWebhook(t, user, { url: `${receiver.origin}/fail-pending` });
+    await subscribe(t, user, src.id, hook.id);
+    const started = Date.now();
+    await run(t, user, src.id, { event: { n: 1 } }, { event: { n: 2 } });
+    const list = await waitFor(async () => {
+      const res = await t.request("GET", `/v1/webhooks/${hook.id}/deliveries`, { key: user.key });
+      assert.equal(res.status, 200, res.text);
+      return res.body.data.length === 2 && res.body.data[1].attempts === 1 ? res.body.data : undefined;
+    }, 10_000, "the first try");
+    const [later, first] = list;
+    assert.equal(first.status, "pending");
+    assert.equal(first.last_status_code, 500);
+    assert.equal(first.last_error, "HTTP 500");
+    assert.ok(first.next_attempt_at_ms >= started + 600_000 && first.next_attempt_at_ms <= Date.now() + 600_000, JSON.stringify(first));
+    assert.equal(first.delivered_at_ms, null);
+    // the later one is held back behind it, not tried yet
+    assert.equal(later.status, "pending");
+    assert.equal(later.attempts, 0);
+    assert.equal(later.last_status_code, null);
+    assert.equal(later.last_error, null);
+    assert.equal(receiver.at("/fail-pending").length, 1);
   });
 });

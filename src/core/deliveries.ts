@@ -1,4 +1,5 @@
-import type { DeliveryRow, Store } from "../store/port.ts";
+import type { DeliveryRow, Store, WebhookDeliveryRow } from "../store/port.ts";
+import { pendingWebhookDelivery } from "../store/queries/webhook-deliveries.ts";
 import type { Capacity } from "./capacity.ts";
 import type { CommitQueue } from "./commit-queue.ts";
 import type { Invocations } from "./invocations.ts";
@@ -24,6 +25,8 @@ const LANE_MEMORY = 512;
 const QUOTA_RECHECK_MS = 60_000;
 const RETRY_AFTER_FAILURE_MS = 2000;
 export const WEBHOOK_TRIES = 5;
+/** finished deliveries kept per webhook in its history (GET /v1/webhooks/{id}/deliveries) */
+export const WEBHOOK_HISTORY = 1000;
 
 interface Lane {
   queue: DeliveryRow[];
@@ -243,6 +246,13 @@ export class Deliveries {
     }
   }
 
+  /** Records a try in the webhook's history; a finished delivery trims it to its newest rows. */
+  async #history(row: WebhookDeliveryRow): Promise<void> {
+    const store = this.#d.store.webhookDeliveries;
+    await store.record(row);
+    if (row.status !== "pending") await store.trim(row.webhook_id, WEBHOOK_HISTORY);
+  }
+
   async #webhook(id: string, lane: Lane): Promise<void> {
     while (lane.queue.length > 0 && !this.#closed) {
       const d = lane.queue[0];
@@ -259,14 +269,23 @@ export class Deliveries {
       const outcome = await this.#d.webhooks.send(hook, d);
       if (!this.#lanes.has(id)) return;
       d.attempts++;
+      const history = {
+        ...pendingWebhookDelivery(d),
+        attempts: d.attempts,
+        last_status_code: outcome.status ?? null,
+        last_error: outcome.ok ? null : (outcome.reason ?? "failed"),
+      };
       if (outcome.ok || d.attempts >= WEBHOOK_TRIES) {
         if (!outcome.ok) {
           this.#d.log(new Error(outcome.reason), `webhook ${id} gave up on event ${d.event_id} after ${d.attempts} tries`);
         }
+        const status = outcome.ok ? "delivered" : "failed";
+        await this.#history({ ...history, status, next_attempt_at_ms: null, delivered_at_ms: outcome.ok ? Date.now() : null });
         await this.#d.commits.add({ deliveriesDone: [d.id] });
         lane.queue.shift();
       } else {
         d.next_at_ms = Date.now() + (this.#d.backoffMs[d.attempts - 1] ?? this.#d.backoffMs.at(-1) ?? 60_000);
+        await this.#history({ ...history, next_attempt_at_ms: d.next_at_ms });
         await this.#d.store.deliveries.retry(d.id, d.attempts, d.next_at_ms);
       }
       if (this.#shouldRead(lane)) await this.#readBack(id, lane);

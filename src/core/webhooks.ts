@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { CoreDeps } from "./deps.ts";
-import type { PageRequest, UserRow, WebhookRow } from "../store/port.ts";
+import type { Page, PageRequest, UserRow, WebhookDeliveryRow, WebhookRow } from "../store/port.ts";
 import { invalid, notFound, type FieldProblem } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { nowSeconds } from "../lib/clock.ts";
@@ -26,6 +26,20 @@ export interface WebhookView {
   secret?: string;
   created_at: number;
   updated_at: number;
+}
+
+/** One delivery in a webhook's history. */
+export interface WebhookDeliveryView {
+  id: string;
+  event_id: string;
+  emitter_id: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at_ms: number | null;
+  created_at_ms: number;
+  delivered_at_ms: number | null;
 }
 
 const MAX_URL = 2048;
@@ -76,14 +90,34 @@ export class Webhooks {
     return { row, secret };
   }
 
-  async delete(user: UserRow, id: string): Promise<void> {
+  /** The user's webhook, else 404. */
+  async get(user: UserRow, id: string): Promise<WebhookRow> {
     const w = id.startsWith("wh_") ? await this.#deps.store.webhooks.byId(id) : undefined;
     if (!w || w.user_id !== user.id) throw notFound("webhook");
+    return w;
+  }
+
+  /** A page of the webhook's delivery history, newest first. */
+  async deliveries(user: UserRow, id: string, page: PageRequest): Promise<Page<WebhookDeliveryRow>> {
+    await this.get(user, id);
+    const result = await this.#deps.store.webhookDeliveries.list(id, page);
+    if (!result) throw invalid("unknown cursor", [{ field: "cursor", message: "is not a position in this list" }]);
+    return result;
+  }
+
+  deliveryView(d: WebhookDeliveryRow): WebhookDeliveryView {
+    const { id, event_id, emitter_id, status, attempts, last_status_code, last_error, next_attempt_at_ms, created_at_ms, delivered_at_ms } = d;
+    return { id, event_id, emitter_id, status, attempts, last_status_code, last_error, next_attempt_at_ms, created_at_ms, delivered_at_ms };
+  }
+
+  async delete(user: UserRow, id: string): Promise<void> {
+    await this.get(user, id);
     await this.#deps.store.transaction(async (tx) => {
       await tx.webhooks.delete(id);
       await tx.subscriptions.deleteNaming(id);
       await tx.subscriptions.deleteAutoNaming(id);
       await tx.deliveries.deleteListener(id);
+      await tx.webhookDeliveries.deleteWebhook(id);
     });
     this.#rt.gone(id, user.id);
   }

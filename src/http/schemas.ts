@@ -226,6 +226,21 @@ export const Webhook = Type.Object({
   updated_at: Type.Integer(),
 });
 
+const nullable = (t: TSchema) => Type.Union([t, Type.Null()]);
+
+export const WebhookDelivery = Type.Object({
+  id: Type.String(),
+  event_id: Type.String(),
+  emitter_id: Type.String(),
+  status: Type.Union([Type.Literal("pending"), Type.Literal("delivered"), Type.Literal("failed")]),
+  attempts: Type.Integer({ description: "tries so far" }),
+  last_status_code: nullable(Type.Integer({ description: "the HTTP status of the last try; null when none came back" })),
+  last_error: nullable(Type.String({ description: "why the last try failed (a refused address, a timeout, HTTP 500...)" })),
+  next_attempt_at_ms: nullable(Type.Integer({ description: "when it is tried next; null once delivered or failed" })),
+  created_at_ms: Type.Integer(),
+  delivered_at_ms: nullable(Type.Integer()),
+});
+
 export const WebhookParams = Type.Object({
   url: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),

@@ -34,7 +34,14 @@ export async function postJson(rawUrl: string, body: string, opts: PostOptions):
     if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
     return { ok: false, status: res.status, reason: `HTTP ${res.status}` };
   } catch (err) {
-    const reason = signal.aborted ? `timed out after ${opts.timeoutMs} ms` : (err as Error).message;
+    const reason = signal.aborted ? `timed out after ${opts.timeoutMs} ms` : describe(err);
     return { ok: false, reason };
   }
+}
+
+/** fetch's own "fetch failed" says nothing: the cause (e.g. connect ECONNREFUSED 127.0.0.1:9) is added. */
+function describe(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : undefined;
+  return cause && !message.includes(cause) ? `${message}: ${cause}` : message;
 }

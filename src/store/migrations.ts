@@ -8,6 +8,7 @@ import { backlogIndexes } from "./migrations/005_backlog_indexes.ts";
 import { componentBundles } from "./migrations/007_component_bundles.ts";
 import { accountsSchema } from "./migrations/006_accounts.ts";
 import { lowercaseEndpointKeys } from "./migrations/008_lowercase_endpoint_keys.ts";
+import { webhookDeliveriesSchema } from "./migrations/009_webhook_deliveries.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -22,6 +23,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "007_component_bundles": componentBundles(),
     "006_accounts": accountsSchema(dialect),
     "008_lowercase_endpoint_keys": lowercaseEndpointKeys(),
+    "009_webhook_deliveries": webhookDeliveriesSchema(dialect),
   };
 }
 

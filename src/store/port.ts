@@ -141,6 +141,23 @@ export interface DeliveryRow {
   created_at_ms: number;
 }
 
+/** What became of one webhook delivery (its history, kept after the delivery is done). */
+export interface WebhookDeliveryRow {
+  /** the delivery's id */
+  id: string;
+  webhook_id: string;
+  user_id: string;
+  event_id: string;
+  emitter_id: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at_ms: number | null;
+  created_at_ms: number;
+  delivered_at_ms: number | null;
+}
+
 /** Newest-first paging by creation order; ids are the cursor positions. */
 export interface PageRequest {
   limit: number;
@@ -231,6 +248,17 @@ export interface DeliveryStore {
   retry(id: string, attempts: number, nextAtMs: number): Promise<void>;
   /** drops everything queued for a listener that is gone */
   deleteListener(listenerId: string): Promise<number>;
+}
+
+export interface WebhookDeliveryStore {
+  /** writes the row, or updates the one with its id (status, attempts, last_*, next_attempt_at_ms, delivered_at_ms) */
+  record(row: WebhookDeliveryRow): Promise<void>;
+  /** a page of the webhook's history, newest first */
+  list(webhookId: string, page: PageRequest): Promise<Page<WebhookDeliveryRow> | undefined>;
+  /** keeps only the webhook's newest `keep` rows */
+  trim(webhookId: string, keep: number): Promise<void>;
+  /** the webhook is gone */
+  deleteWebhook(webhookId: string): Promise<number>;
 }
 
 export interface SubscriptionStore {
@@ -358,6 +386,7 @@ export interface Store {
   webhooks: WebhookStore;
   accounts: AccountStore;
   deliveries: DeliveryStore;
+  webhookDeliveries: WebhookDeliveryStore;
   /** runs `fn` in one transaction; the store handed to `fn` is bound to it */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
 

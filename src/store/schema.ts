@@ -164,6 +164,22 @@ export interface DeliveriesTable {
   created_at_ms: number;
 }
 
+export interface WebhookDeliveriesTable {
+  seq: Generated<number>;
+  id: string;
+  webhook_id: string;
+  user_id: string;
+  event_id: string;
+  emitter_id: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at_ms: number | null;
+  created_at_ms: number;
+  delivered_at_ms: number | null;
+}
+
 /** one row, rewritten by the store's health probe */
 export interface HealthProbeTable {
   id: number;
@@ -184,5 +200,6 @@ export interface Database {
   webhooks: WebhooksTable;
   accounts: AccountsTable;
   deliveries: DeliveriesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   health_probe: HealthProbeTable;
 }

@@ -16,6 +16,7 @@ import { eventQueries } from "./queries/events.ts";
 import { workflowQueries } from "./queries/workflows.ts";
 import { webhookQueries } from "./queries/webhooks.ts";
 import { deliveryQueries } from "./queries/deliveries.ts";
+import { webhookDeliveryQueries } from "./queries/webhook-deliveries.ts";
 import { accountQueries } from "./queries/accounts.ts";
 
 export interface StoreOptions {
@@ -36,6 +37,7 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>,
     webhooks: webhookQueries(db),
     accounts: accountQueries(db),
     deliveries: deliveryQueries(db),
+    webhookDeliveries: webhookDeliveryQueries(db),
     transaction: (fn) => db.transaction().execute((trx) => fn(bind(trx, kind, root, health))),
     get available() {
       return health.available;

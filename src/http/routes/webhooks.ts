@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import { queryOrBody } from "../query-params.ts";
 import type { Core } from "../../core/core.ts";
 import type { WebhookInput } from "../../core/webhooks.ts";
-import { Deleted, Filter, IdParams, Paging, Webhook, WebhookParams, data, page, withErrors } from "../schemas.ts";
+import { Deleted, Filter, IdParams, Paging, Webhook, WebhookDelivery, WebhookParams, data, page, withErrors } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
 
 const params = (req: FastifyRequest): WebhookInput => queryOrBody(req);
@@ -18,6 +18,28 @@ export function webhookRoutes(core: Core): FastifyPluginAsyncTypebox {
       async (req) => {
         const { row, secret } = await webhooks.create(req.user, params(req));
         return { data: webhooks.view(row, secret) };
+      },
+    );
+
+    app.get(
+      "/webhooks/:id",
+      { schema: { tags: ["webhooks"], params: IdParams, querystring: Type.Object(Filter), response: withErrors({ 200: data(Webhook) }) } },
+      async (req) => ({ data: webhooks.view(await webhooks.get(req.user, req.params.id)) }),
+    );
+
+    app.get(
+      "/webhooks/:id/deliveries",
+      {
+        schema: {
+          tags: ["webhooks"],
+          params: IdParams,
+          querystring: Type.Object({ ...Filter, ...Paging }),
+          response: withErrors({ 200: page(WebhookDelivery) }),
+        },
+      },
+      async (req) => {
+        const { items, total } = await webhooks.deliveries(req.user, req.params.id, pageRequest(req.query));
+        return pageEnvelope(items, total, (d) => webhooks.deliveryView(d));
       },
     );
 

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../schema.ts";
 import type { CommitBatch, EventRow } from "../port.ts";
 import { atMost } from "./event-keys.ts";
+import { pendingWebhookDelivery } from "./webhook-deliveries.ts";
 
 // Rows per multi-row INSERT. A fixed chunk keeps the set of SQL strings (and so of prepared
 // statements) small; only a batch's remainder makes a statement of another size.
@@ -33,6 +34,10 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Pr
   }
   for (const part of chunks(batch.deliveries)) {
     await trx.insertInto("deliveries").values(part).execute();
+  }
+  // a webhook's delivery history starts with the delivery (GET /v1/webhooks/{id}/deliveries)
+  for (const part of chunks(batch.deliveries.filter((d) => d.listener_id.startsWith("wh_")))) {
+    await trx.insertInto("webhook_deliveries").values(part.map(pendingWebhookDelivery)).execute();
   }
   for (const part of chunks(batch.deliveriesDone)) {
     await trx.deleteFrom("deliveries").where("id", "in", part).execute();
