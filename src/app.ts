@@ -14,6 +14,7 @@ import { Core } from "./core/core.ts";
 import { SecretBox } from "./lib/secret-box.ts";
 import { createHttpServer } from "./http/server.ts";
 import { loadSecretKey } from "./secret-key.ts";
+import { PromMetrics } from "./http/metrics.ts";
 
 export const VERSION: string = createRequire(import.meta.url)("../package.json").version;
 
@@ -43,6 +44,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     maxRssBytes: config.runnerMaxRssMb * 1024 * 1024,
   });
   const bus = new MemoryBus();
+  const metrics = new PromMetrics();
   const limits: InvokeLimits = {
     timeoutMs: config.invocationTimeoutMs,
     memoryMb: 128,
@@ -76,7 +78,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     version: VERSION,
     webhookBackoffMs: config.webhookBackoffMs,
     backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024 },
+    metrics,
   });
+  metrics.observe({
+    inFlight: () => core.runtime.capacity.inFlight,
+    inboxInFlight: () => core.runtime.pump.inFlight,
+    runners: () => invoker.stats(),
+  });
+  // only the SSE streams subscribe to the bus
+  metrics.sseClients = () => bus.subscribers;
   const shutdown = async () => {
     await core.runtime.close();
     await bus.close();
@@ -94,7 +104,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       health: () => store.ping(),
       limits: config.httpLimits,
       corsOrigins: config.corsOrigins,
+      metrics,
+      metricsToken: config.metricsToken,
     });
+    metrics.log = http.log;
     core.runtime.log = (err, what) => http.log.error({ err }, what);
     store.onUnavailable((err) => http.log.error({ err }, "storage unavailable: answering 503 until a probe write succeeds"));
     store.onRecovered(() => http.log.warn("storage available again"));

@@ -52,6 +52,8 @@ export interface Config {
   // -- operators' edges --
   /** origins the API and SSE answer CORS requests from; ["*"] = any; empty = CORS off */
   corsOrigins: string[];
+  /** when set, GET /metrics needs it as a Bearer token */
+  metricsToken?: string;
 }
 
 // --- HTTP connection limits (the HTTP edge) ---
@@ -194,5 +196,6 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     npmAllow: list(e.TRIBUTARY_NPM_ALLOW),
     npmCacheMb: int("TRIBUTARY_NPM_CACHE_MB", e.TRIBUTARY_NPM_CACHE_MB, 2048, 1),
     corsOrigins: corsOrigins(e.TRIBUTARY_CORS_ORIGINS),
+    metricsToken: e.TRIBUTARY_METRICS_TOKEN || undefined,
   };
 }

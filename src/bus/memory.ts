@@ -28,6 +28,13 @@ export class MemoryBus implements Bus {
     }
   }
 
+  /** listeners subscribed now, across channels (each is a live SSE stream: the metrics' gauge) */
+  get subscribers(): number {
+    let n = 0;
+    for (const entries of this.#channels.values()) n += entries.size;
+    return n;
+  }
+
   watched(channel: string): boolean {
     return this.#channels.has(channel);
   }

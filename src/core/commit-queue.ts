@@ -1,5 +1,6 @@
 import type { CommitBatch, Store } from "../store/port.ts";
 import { isStorageFault } from "./poison.ts";
+import { noMetrics, type CoreMetrics } from "./metrics.ts";
 
 // Group commit (DESIGN §5): results that finish while a transaction is being written wait for
 // the next one, and each transaction carries everything that queued up. Under load that is
@@ -33,9 +34,11 @@ export class CommitQueue {
   #scheduled = false;
   #usage: CommitBatch["usage"] = [];
   #usageWrittenAt = 0;
+  readonly #metrics: CoreMetrics;
 
-  constructor(store: Store) {
+  constructor(store: Store, metrics: CoreMetrics = noMetrics) {
     this.#store = store;
+    this.#metrics = metrics;
   }
 
   /** resolves once the part is durably committed; rejects when its transaction failed */
@@ -80,8 +83,12 @@ export class CommitQueue {
     const waiters = this.#waiters;
     this.#batch = emptyBatch();
     this.#waiters = [];
+    const startedAt = performance.now();
     const running = this.#store.events.commit(batch).then(
-      () => waiters.forEach((w) => w.resolve()),
+      () => {
+        this.#metrics.commit(waiters.length, (performance.now() - startedAt) / 1000);
+        waiters.forEach((w) => w.resolve());
+      },
       (e: unknown) => {
         if (waiters.length > 1 && !isStorageFault(e)) return this.#onePerTransaction(waiters, batch.usage);
         // counted runs did happen: their usage is written with a later commit

@@ -3,6 +3,7 @@ import type { ComponentAnalyzer, ComponentBundler, Invoker } from "../runtime/ty
 import type { InvokeLimits } from "../runtime/protocol.ts";
 import type { Bus } from "../bus/port.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
+import type { CoreMetrics } from "./metrics.ts";
 
 /** What the domain needs, wired once by buildApp. */
 export interface CoreDeps {
@@ -24,4 +25,6 @@ export interface CoreDeps {
   webhookBackoffMs: readonly number[];
   /** queued work held in memory at once (runs from the inbox, deliveries); the rest waits in the store */
   backlog: { maxInFlight: number; maxInFlightBytes: number };
+  /** the operator's metrics (counters and histograms only); none when absent */
+  metrics?: CoreMetrics;
 }

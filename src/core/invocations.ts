@@ -15,6 +15,7 @@ import { errorPayload, type InvocationContext, type TriggerKind } from "./error-
 import { EventRows, type CachedState } from "./event-rows.ts";
 import { fanOut, MAX_HOPS } from "./fan-out.ts";
 import type { Routes } from "./routes.ts";
+import type { CoreMetrics } from "./metrics.ts";
 
 // Runs one invocation of an emitter (a source, or a workflow's steps) and commits its result
 // (DESIGN §1): emits ordered by ts and deduped, db and dedupe state, $errors and $logs, usage,
@@ -35,6 +36,7 @@ export interface InvocationDeps {
   fetchAllow: string[];
   retention: number;
   version: string;
+  metrics?: CoreMetrics;
 }
 
 export class Invocations {
@@ -77,6 +79,8 @@ export class Invocations {
       durable: opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined,
       fresh: () => ({ db: state.row.db, dbEpoch: state.epoch }),
     });
+    const metrics = this.#d.metrics;
+    if (metrics) void pending.then((r) => metrics.invocation(kind, !r.error, r.wallMs));
     if (opts.dryRun) return pending;
     const ctx: InvocationContext = { kind, startedAt, eventJson, trigger: triggerOf(opts) };
     return this.#inOrder(t, state, ctx, pending, opts);

@@ -20,6 +20,7 @@ import type { ComponentRow } from "../store/port.ts";
 import { Routes } from "./routes.ts";
 import { Deliveries } from "./deliveries.ts";
 import { WebhookSender } from "./webhook-sender.ts";
+import { noMetrics } from "./metrics.ts";
 
 // Everything that makes sources and workflows run, wired once: invocations and their commits,
 // hooks, timers, the HTTP ingress, quotas, and the deliveries of events to listeners. Sources
@@ -48,7 +49,8 @@ export class SourceRuntime {
   constructor(deps: CoreDeps) {
     this.#deps = deps;
     this.bus = deps.bus;
-    this.#commits = new CommitQueue(deps.store);
+    const metrics = deps.metrics ?? noMetrics;
+    this.#commits = new CommitQueue(deps.store, metrics);
     this.targets = new Targets(deps.store, deps.publicUrl);
     this.routes = new Routes(deps.store);
     // SQLite has one writer, this process, so a cached account is exact; PostgreSQL has others
@@ -66,6 +68,7 @@ export class SourceRuntime {
       limits: deps.limits,
       fetchAllow: [...deps.fetchAllow],
       retention: deps.retention,
+      metrics,
     });
     this.lifecycle = new Lifecycle(this.invocations);
     this.quotas = new Quotas(this.usage, this.invocations);
@@ -80,7 +83,7 @@ export class SourceRuntime {
       targets: this.targets,
       invocations: this.invocations,
       quotas: this.quotas,
-      webhooks: new WebhookSender(deps.secrets, deps.fetchAllow),
+      webhooks: new WebhookSender(deps.secrets, deps.fetchAllow, metrics),
       capacity: this.capacity,
       backoffMs: deps.webhookBackoffMs,
       log,

@@ -2,6 +2,8 @@ import { createHmac } from "node:crypto";
 import type { DeliveryRow, WebhookRow } from "../store/port.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
 import { postJson, type PostOutcome } from "../lib/post-json.ts";
+import { noMetrics, type CoreMetrics } from "./metrics.ts";
+import { WEBHOOK_TRIES } from "./deliveries.ts";
 
 // One webhook delivery (decisions §5): the event summary item as the body, its id in
 // X-Tributary-Event-Id, and X-Tributary-Signature = sha256=<hex HMAC-SHA256 of the raw body>
@@ -16,13 +18,31 @@ export function signature(secret: string, body: string): string {
 export class WebhookSender {
   readonly #secrets: SecretBox;
   readonly #allow: readonly string[];
+  readonly #metrics: CoreMetrics;
 
-  constructor(secrets: SecretBox, allow: readonly string[]) {
+  constructor(secrets: SecretBox, allow: readonly string[], metrics: CoreMetrics = noMetrics) {
     this.#secrets = secrets;
     this.#allow = allow;
+    this.#metrics = metrics;
   }
 
-  send(hook: WebhookRow, d: DeliveryRow): Promise<PostOutcome> {
+  /** One try of `d` (its `attempts` so far don't count it yet); counted, and logged when it failed. */
+  async send(hook: WebhookRow, d: DeliveryRow): Promise<PostOutcome> {
+    const outcome = await this.#post(hook, d);
+    const attempt = d.attempts + 1;
+    this.#metrics.webhookAttempt({
+      webhookId: hook.id,
+      eventId: d.event_id,
+      attempt,
+      tries: WEBHOOK_TRIES,
+      outcome: outcome.ok ? "delivered" : attempt >= WEBHOOK_TRIES ? "failed" : "retry",
+      status: outcome.status,
+      reason: outcome.reason,
+    });
+    return outcome;
+  }
+
+  #post(hook: WebhookRow, d: DeliveryRow): Promise<PostOutcome> {
     const secret = this.#secrets.open(hook.secret);
     return postJson(hook.url, d.payload, {
       timeoutMs: TIMEOUT_MS,

@@ -22,6 +22,7 @@ import { ingressRoutes } from "./routes/ingress.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { installCors } from "./cors.ts";
+import { metricsRoute, type PromMetrics } from "./metrics.ts";
 
 export interface HttpOptions {
   logger: FastifyServerOptions["logger"];
@@ -33,7 +34,14 @@ export interface HttpOptions {
   limits: HttpLimits;
   /** origins the API and SSE answer CORS requests from (["*"]: any; none: CORS off) */
   corsOrigins?: readonly string[];
+  /** GET /metrics serves these (absent: no /metrics); with a token it needs it as a Bearer token */
+  metrics?: PromMetrics;
+  metricsToken?: string;
 }
+
+// Kept out of the per-request log: events sent to HTTP sources (counted in the metrics instead),
+// and the probes.
+const unlogged = (route: string) => route.startsWith("/http/") || route === "/healthz" || route === "/metrics";
 
 // Query strings and path params are strings on the wire, so they are coerced (limit=10 → 10);
 // bodies are JSON and must already carry the right types ("true" is not a boolean).
@@ -45,7 +53,8 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
   const app = Fastify({
     logger: opts.logger,
     bodyLimit: opts.bodyLimit,
-    // one log line per request would cost more than the request itself; errors are still logged
+    // Fastify's two lines per request would cost more than many requests themselves: the one
+    // compact line per API request is the onResponse hook below; errors are still logged
     logController: new LogController({ disableRequestLogging: true }),
     // refused with the envelope by the onRequest hook below instead of Fastify's own 503 body
     return503OnClosing: false,
@@ -80,6 +89,18 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
   app.addHook("onRequest", (_req, _reply, done) => done(closing ? new AppError("unavailable", "the service is shutting down") : undefined));
   app.addHook("onRequest", requireHost);
   installCors(app, opts.corsOrigins ?? []);
+  // One line per API request (method, route pattern, status, ms: never the URL, which may carry a
+  // key or an access_token) and the request metrics, in one hook.
+  const metrics = opts.metrics;
+  app.addHook("onResponse", (req, reply, done) => {
+    const route: string | undefined = req.routeOptions.url;
+    const ms = reply.elapsedTime;
+    metrics?.request(route, req.method, reply.statusCode, ms / 1000);
+    if (route === undefined || !unlogged(route)) {
+      req.log.info({ method: req.method, route: route ?? "(unmatched)", status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    }
+    done();
+  });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorEnvelope);
@@ -101,6 +122,8 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
     reply.header("cache-control", "no-store");
     return { ok: true };
   });
+
+  if (opts.metrics) metricsRoute(app, opts.metrics, opts.metricsToken);
 
   await sseRoutes(app, core, { idleTimeoutMs: opts.limits.idleTimeoutMs });
   await app.register(ingressRoutes(core));
