@@ -596,6 +596,31 @@ describe("webhook details and delivery history", () => {
   });
 });
 
+describe("webhook delivery history store", () => {
+  let t: TestApp;
+  before(async () => (t = await startApp()));
+  after(() => t.close());
+
+  it("trim keeps only a webhook's newest rows, and no other webhook's are touched", async () => {
+    const store = t.app.store.webhookDeliveries;
+    const row = (id: string, webhook_id: string) => ({
+      id, webhook_id, user_id: "u_x", event_id: `1-${id}`, emitter_id: "dc_x", status: "delivered" as const, attempts: 1,
+      last_status_code: 200, last_error: null, next_attempt_at_ms: null, created_at_ms: Date.now(), delivered_at_ms: Date.now(),
+    });
+    for (let i = 0; i < 6; i++) await store.record(row(`d_a${i}`, "wh_trim_a"));
+    await store.record(row("d_b0", "wh_trim_b"));
+    // a second record of the same id updates it in place
+    await store.record({ ...row("d_a5", "wh_trim_a"), status: "failed", attempts: 5, last_status_code: null, last_error: "why" });
+    await store.trim("wh_trim_a", 3);
+    const a = await store.list("wh_trim_a", { limit: 10 });
+    assert.deepEqual(a?.items.map((r) => r.id), ["d_a5", "d_a4", "d_a3"]);
+    assert.equal(a?.total, 3);
+    assert.deepEqual([a?.items[0].status, a?.items[0].attempts, a?.items[0].last_error], ["failed", 5, "why"]);
+    assert.equal((await store.list("wh_trim_b", { limit: 10 }))?.total, 1);
+    assert.equal(await store.deleteWebhook("wh_trim_a"), 3);
+  });
+});
+
 describe("webhook delivery history while a delivery waits to be tried again", () => {
   let t: TestApp;
   let receiver: Receiver;

@@ -104,6 +104,22 @@ describe("workflow run and SSE", () => {
     assert.deepEqual(errors, []);
   });
 
+  it("a run is in the store (the inbox) before its 202: a disabled workflow's run waits there", async () => {
+    const user = await t.newUser();
+    const res = await t.request("POST", "/v1/workflows", {
+      key: user.key,
+      body: { name: "off", active: false, trigger: { type: "none" }, steps: [{ name: "echo", code: ECHO }] },
+    });
+    assert.equal(res.status, 200, res.text);
+    const id = res.body.data.id;
+    const run = await runIt(user, id, { kept: true });
+    assert.equal(run.status, 202, run.text);
+    const pending = (await t.app.store.events.inboxPending()).filter((r) => r.source_id === id);
+    assert.equal(pending.length, 1);
+    assert.deepEqual(JSON.parse(pending[0].event), { kept: true });
+    assert.deepEqual(await items(user, id), [], "a disabled workflow runs nothing");
+  });
+
   it("a timer workflow run without an event gets a timer event", async () => {
     const user = await t.newUser();
     const w = await workflow(user, { type: "timer", interval_seconds: 3600 });
