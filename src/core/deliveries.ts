@@ -246,11 +246,18 @@ export class Deliveries {
     }
   }
 
-  /** Records a try in the webhook's history; a finished delivery trims it to its newest rows. */
+  /**
+   * Records a try in the webhook's history; a finished delivery trims it to its newest rows. The
+   * history only reports: failing to write it is logged and never makes a delivery go again.
+   */
   async #history(row: WebhookDeliveryRow): Promise<void> {
     const store = this.#d.store.webhookDeliveries;
-    await store.record(row);
-    if (row.status !== "pending") await store.trim(row.webhook_id, WEBHOOK_HISTORY);
+    try {
+      await store.record(row);
+      if (row.status !== "pending") await store.trim(row.webhook_id, WEBHOOK_HISTORY);
+    } catch (e) {
+      this.#d.log(e, `recording a try of webhook ${row.webhook_id} in its history failed`);
+    }
   }
 
   async #webhook(id: string, lane: Lane): Promise<void> {
