@@ -26,6 +26,9 @@ export interface WarnLog {
   warn(obj: object, msg: string): void;
 }
 
+type CounterChild = Counter.Internal;
+type HistogramChild = Histogram.Internal<string>;
+
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const INVOCATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const COMMIT_SIZE_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000];
@@ -41,6 +44,9 @@ export class PromMetrics implements CoreMetrics {
   readonly #commitDuration: Histogram;
   readonly #webhookAttempts: Counter<"outcome">;
   #sources: MetricsSources | undefined;
+  // route patterns, methods, statuses and kinds are bounded sets, so these maps are too
+  readonly #requestChildren = new Map<string, { count: CounterChild; duration: HistogramChild; endpoint: CounterChild | undefined }>();
+  readonly #invocationChildren = new Map<string, { count: CounterChild; duration: HistogramChild }>();
   /** where failed webhook attempts are logged (the service's logger, once it exists) */
   log: WarnLog | undefined;
 
@@ -158,9 +164,15 @@ export class PromMetrics implements CoreMetrics {
 
   // -- CoreMetrics --
   invocation(kind: InvocationKind, ok: boolean, wallMs: number): void {
-    const outcome = ok ? "ok" : "error";
-    this.#invocations.labels(kind, outcome).inc();
-    this.#invocationDuration.labels(kind, outcome).observe(wallMs / 1000);
+    const key = ok ? kind : `${kind} error`;
+    let c = this.#invocationChildren.get(key);
+    if (!c) {
+      const outcome = ok ? "ok" : "error";
+      c = { count: this.#invocations.labels(kind, outcome), duration: this.#invocationDuration.labels(kind, outcome) };
+      this.#invocationChildren.set(key, c);
+    }
+    c.count.inc();
+    c.duration.observe(wallMs / 1000);
   }
 
   commit(results: number, seconds: number): void {
@@ -180,11 +192,22 @@ export class PromMetrics implements CoreMetrics {
   // -- the HTTP layer --
   /** one answered request: `route` is the route's pattern, or undefined when none matched */
   request(route: string | undefined, method: string, status: number, seconds: number): void {
-    const r = route ?? "(unmatched)";
-    const s = String(status);
-    this.#httpRequests.labels(r, method, s).inc();
-    this.#httpDuration.labels(r, method, s).observe(seconds);
-    if (route !== undefined && route.startsWith("/http/")) this.#endpointRequests.labels(s).inc();
+    // the labelled children, found with one lookup: this runs for every request
+    const key = `${route} ${method} ${status}`;
+    let c = this.#requestChildren.get(key);
+    if (!c) {
+      const r = route ?? "(unmatched)";
+      const s = String(status);
+      c = {
+        count: this.#httpRequests.labels(r, method, s),
+        duration: this.#httpDuration.labels(r, method, s),
+        endpoint: route !== undefined && route.startsWith("/http/") ? this.#endpointRequests.labels(s) : undefined,
+      };
+      this.#requestChildren.set(key, c);
+    }
+    c.count.inc();
+    c.duration.observe(seconds);
+    c.endpoint?.inc();
   }
 
   /** the live SSE streams open now (set by the SSE routes) */
