@@ -97,6 +97,13 @@ describe("CORS with listed origins", () => {
     assert.equal(pre.status, 204);
     assert.equal(pre.headers.get("access-control-allow-origin"), ALLOWED);
     assert.match(pre.headers.get("access-control-allow-headers") ?? "", /Last-Event-ID/i);
+    // a workflow's stream too
+    const wfPre = await t.request("OPTIONS", "/workflows/p_abcdefghijkl/sse", preflight(ALLOWED, "GET", "last-event-id"));
+    assert.equal(wfPre.status, 204);
+    assert.equal(wfPre.headers["access-control-allow-origin"], ALLOWED);
+    const wf = await t.request("GET", "/workflows/p_abcdefghijkl/sse", { headers: { origin: ALLOWED } });
+    assertErrorEnvelope(wf, 404, "not_found");
+    assert.equal(wf.headers["access-control-allow-origin"], ALLOWED);
   });
 
   it("/healthz and other paths are not given CORS headers", async () => {
