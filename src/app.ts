@@ -84,6 +84,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     inFlight: () => core.runtime.capacity.inFlight,
     inboxInFlight: () => core.runtime.pump.inFlight,
     runners: () => invoker.stats(),
+    pending: async () => {
+      const [inbox, deliveries] = await Promise.all([store.events.inboxCount(), store.deliveries.count()]);
+      return { inbox, deliveries };
+    },
   });
   // only the SSE streams subscribe to the bus
   metrics.sseClients = () => bus.subscribers;

@@ -101,6 +101,8 @@ describe("metrics, open (no token)", () => {
     assert.equal(value(samples, "tributary_runner_restarts_total"), 0);
     assert.notEqual(value(samples, "tributary_runner_rss_bytes", { runner: "0" }), undefined);
     assert.equal(value(samples, "tributary_sse_clients"), 0);
+    assert.notEqual(value(samples, "tributary_inbox_pending"), undefined);
+    assert.notEqual(value(samples, "tributary_deliveries_pending"), undefined);
     // prom-client's defaults, with the prefix
     assert.notEqual(value(samples, "tributary_nodejs_eventloop_lag_seconds"), undefined);
     assert.ok(value(samples, "tributary_process_resident_memory_bytes")! > 0);
@@ -130,6 +132,27 @@ describe("metrics, open (no token)", () => {
     for (const [i, r] of stats.entries()) {
       if (r.rss > 0) assert.equal(value(samples, "tributary_runner_rss_bytes", { runner: String(i) }), r.rss);
     }
+  });
+});
+
+describe("metrics of what waits in the store", () => {
+  let t: TestApp;
+  before(async () => (t = await startApp({ TRIBUTARY_FETCH_ALLOW: "127.0.0.1:9" })));
+  after(() => t.close());
+
+  it("counts pending inbox rows and queued deliveries (a webhook nobody answers keeps its delivery queued)", async () => {
+    const emitter = await createSource(t, EMITTER);
+    const hook = await t.request("POST", `/v1/webhooks?url=${encodeURIComponent("http://127.0.0.1:9/hook")}&name=nobody`);
+    assert.equal(hook.status, 200, hook.text);
+    const sub = await t.request("POST", `/v1/subscriptions?emitter_id=${emitter.id}&listener_id=${hook.body.data.id}`);
+    assert.equal(sub.status, 200, sub.text);
+    assert.equal((await t.request("POST", `/v1/sources/${emitter.id}/run`, { body: { event: {} } })).status, 202);
+    assert.equal((await t.request("POST", `/v1/sources/${emitter.id}/run`, { body: { event: {} } })).status, 202);
+    await waitEvents(t, emitter.id, 2);
+    // the first scrape counts (later ones within 5 s reuse the count)
+    const samples = parse((await t.request("GET", "/metrics", { key: null })).text);
+    assert.equal(value(samples, "tributary_deliveries_pending"), 2);
+    assert.equal(value(samples, "tributary_inbox_pending"), 0);
   });
 });
 

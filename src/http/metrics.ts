@@ -19,7 +19,11 @@ export interface MetricsSources {
   inboxInFlight(): number;
   /** per runner: processes started (restarts + 1) and the RSS it last reported */
   runners(): Array<{ started: number; rss: number }>;
+  /** rows waiting in the store: full counts, so read at most every PENDING_EVERY_MS */
+  pending(): Promise<{ inbox: number; deliveries: number }>;
 }
+
+const PENDING_EVERY_MS = 5000;
 
 /** the log a failed webhook attempt is written to */
 export interface WarnLog {
@@ -130,6 +134,43 @@ export class PromMetrics implements CoreMetrics {
       collect() {
         const s = sources();
         if (s) this.set(s.inboxInFlight());
+      },
+    });
+    // A COUNT over a big table per scrape would cost more than the scrape: counted at most every
+    // PENDING_EVERY_MS, one count shared by both gauges, the last value kept if the store fails.
+    let pending = { inbox: 0, deliveries: 0 };
+    let countedAt = -Infinity;
+    let counting: Promise<void> | undefined;
+    const counts = async () => {
+      const s = sources();
+      if (!s) return pending;
+      if (performance.now() - countedAt >= PENDING_EVERY_MS) {
+        counting ??= s
+          .pending()
+          .then((p) => void (pending = p))
+          .catch(() => {})
+          .finally(() => {
+            countedAt = performance.now();
+            counting = undefined;
+          });
+        await counting;
+      }
+      return pending;
+    };
+    new Gauge({
+      name: "tributary_inbox_pending",
+      help: "accepted HTTP-source runs waiting in the store's inbox, running ones included (counted at most every 5 s)",
+      registers,
+      async collect() {
+        this.set((await counts()).inbox);
+      },
+    });
+    new Gauge({
+      name: "tributary_deliveries_pending",
+      help: "deliveries queued in the store, to sources, workflows and webhooks (counted at most every 5 s)",
+      registers,
+      async collect() {
+        this.set((await counts()).deliveries);
       },
     });
     new Counter({

@@ -242,6 +242,8 @@ export interface DeliveryStore {
   pending(): Promise<DeliveryRow[]>;
   /** the listeners that have queued deliveries */
   listeners(): Promise<string[]>;
+  /** how many deliveries are queued (a metric: a full count, so read it seldom) */
+  count(): Promise<number>;
   /** a listener's oldest `limit` queued deliveries, oldest first */
   pendingFor(listenerId: string, limit: number): Promise<DeliveryRow[]>;
   /** a failed webhook attempt: count it and set when to try again */
@@ -368,6 +370,8 @@ export interface EventStore {
   inboxPending(): Promise<InboxRow[]>;
   /** the sources that have pending inbox rows */
   inboxSources(): Promise<string[]>;
+  /** how many inbox rows are pending (a metric: a full count, so read it seldom) */
+  inboxCount(): Promise<number>;
   /** a source's oldest `limit` pending inbox rows, oldest first */
   inboxFor(sourceId: string, limit: number): Promise<InboxRow[]>;
   timer(sourceId: string): Promise<number | undefined>;

@@ -28,6 +28,10 @@ export function deliveryQueries(db: Kysely<Database>): DeliveryStore {
       const rows = await db.selectFrom("deliveries").select("listener_id").distinct().execute();
       return rows.map((r) => r.listener_id);
     },
+    async count() {
+      const r = await db.selectFrom("deliveries").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
     async pendingFor(listenerId, limit) {
       const rows = await db
         .selectFrom("deliveries")

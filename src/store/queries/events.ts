@@ -98,6 +98,10 @@ export function eventQueries(db: Kysely<Database>): EventStore {
       const rows = await db.selectFrom("inbox").select("source_id").distinct().execute();
       return rows.map((r) => r.source_id);
     },
+    async inboxCount() {
+      const r = await db.selectFrom("inbox").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
     async inboxFor(sourceId, limit) {
       const rows = await db.selectFrom("inbox").selectAll().where("source_id", "=", sourceId).orderBy("seq", "asc").limit(limit).execute();
       return rows.map(inboxRow);
