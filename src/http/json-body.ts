@@ -1,7 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { AppError, invalid } from "../lib/errors.ts";
-import { MAX_JSON_DEPTH } from "../lib/json-depth.ts";
-import { jsonShapeProblem } from "./json-shape.ts";
+import { jsonShapeProblem, MAX_JSON_DEPTH } from "../lib/json-shape.ts";
 
 // JSON bodies, parsed with "__proto__" keys dropped. An empty body with a JSON
 // content type is "no body": Pipedream's documented curl calls (POST /subscriptions?...) send

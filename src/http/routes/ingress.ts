@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Core } from "../../core/core.ts";
 import { ACCEPTED } from "../../core/ingress.ts";
-import { MAX_JSON_DEPTH } from "../../lib/json-depth.ts";
+import { jsonShapeProblem, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { sendComponentReply } from "../component-reply.ts";
 import { MAX_KEYS, tooDeep, tooWide } from "../json-body.ts";
-import { jsonShapeProblem } from "../json-shape.ts";
 import { answerEndpointPreflight, isPreflight } from "../cors.ts";
 
 // HTTP sources' endpoints: /http/{key} with any method, subpath and query (decisions §6). The

@@ -3,7 +3,7 @@
 // through the ops below, whose arguments are checked, never trusted.
 import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimits, LogLine } from "../protocol.ts";
 import type { DbState } from "./db-state.ts";
-import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-depth.ts";
+import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { checkResponseHeaders } from "./response-headers.ts";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];

@@ -5,6 +5,19 @@
 export type ShapeProblem = { kind: "deep" } | { kind: "wide" };
 
 /**
+ * How deep JSON may nest wherever it comes in (HTTP bodies, emits, db, respond bodies): V8 parses
+ * any depth, but JSON.stringify, structured clone and IPC recurse and throw a RangeError past a
+ * few thousand levels, far from where the value came in.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** Whether JSON text nests arrays/objects deeper than `max`. */
+export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  // a text with fewer characters than the limit can't nest past it
+  return text.length > max && jsonShapeProblem(text, max, Number.POSITIVE_INFINITY)?.kind === "deep";
+}
+
+/**
  * The first way `text` breaks the bounds, or undefined. Text that isn't valid JSON may pass (the
  * parser refuses it next); valid JSON within the bounds always passes.
  */
