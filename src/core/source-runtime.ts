@@ -1,4 +1,5 @@
 import type { Bus } from "../bus/port.ts";
+import { AppError, notFound } from "../lib/errors.ts";
 import { emitterChannel } from "../bus/port.ts";
 import type { SourceRow, UserRow } from "../store/port.ts";
 import type { CoreDeps } from "./deps.ts";
@@ -13,7 +14,7 @@ import { Lifecycle } from "./lifecycle.ts";
 import { Quotas } from "./quotas.ts";
 import { Targets } from "./targets.ts";
 import { AccountAuth } from "./account-auth.ts";
-import { Timers, timerOf } from "./timers.ts";
+import { Timers, timerEvent, timerOf } from "./timers.ts";
 import { Usage } from "./usage.ts";
 import { endpointUrl } from "./endpoint.ts";
 import type { ComponentRow } from "../store/port.ts";
@@ -113,6 +114,18 @@ export class SourceRuntime {
       this.pump.resume().catch((e) => this.log(e, "resuming accepted runs failed"));
       this.deliveries.resume().catch((e) => this.log(e, "resuming deliveries failed"));
     });
+  }
+
+  /**
+   * POST /sources/{id}/run and /workflows/{id}/run (the caller has checked ownership): durably
+   * accepts a run with `event`, or a timer event for a timer emitter given none.
+   */
+  async runNow(id: string, event: unknown, what: "source" | "workflow"): Promise<void> {
+    const t = await this.targets.get(id);
+    if (!t) throw notFound(what);
+    if (!(await this.quotas.admit(t, "run"))) throw new AppError("quota_exceeded", "this account has used up its daily quota");
+    const timer = timerOf(t);
+    await this.ingress.enqueue(t, event === undefined && timer ? timerEvent(timer, Date.now()) : event);
   }
 
   /** A source or workflow was deleted: stop everything of it and end its live streams. */

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "./deps.ts";
 import type { ComponentMeta } from "../runtime/types.ts";
 import type { ComponentRow, PageRequest, SourceRow, UserRow } from "../store/port.ts";
-import { AppError, invalid, notFound } from "../lib/errors.ts";
+import { invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { slugify, uniqueSlug } from "../lib/slug.ts";
 import { nowSeconds } from "../lib/clock.ts";
@@ -227,18 +227,7 @@ export class Sources {
   /** POST /sources/{id}/run: the given event, or a timer event for a timer source. */
   async runNow(user: UserRow, id: string, event: unknown): Promise<void> {
     await this.get(user, id);
-    const t = await this.#rt.targets.get(id);
-    if (!t) throw notFound("source");
-    if (!(await this.#rt.quotas.admit(t, "run"))) {
-      throw new AppError("quota_exceeded", "this account has used up its daily quota");
-    }
-    let payload = event;
-    const timer = timerOf(t);
-    if (payload === undefined && timer) {
-      const timestamp = Math.floor(Date.now() / 1000);
-      payload = "cron" in timer ? { timestamp, cron: timer.cron } : { timestamp, interval_seconds: timer.intervalSeconds };
-    }
-    await this.#rt.ingress.enqueue(t, payload);
+    await this.#rt.runNow(id, event, "source");
   }
 
   /** A page of the user's sources, items already rendered as JSON (the list is hot). */

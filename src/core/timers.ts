@@ -18,6 +18,12 @@ export function timerOf(t: Target): TimerConfig | undefined {
   return (t.source.props[prop.name] as TimerConfig | undefined) ?? defaultTimer(prop);
 }
 
+/** The event a timer tick runs with (components.md §3). */
+export function timerEvent(timer: TimerConfig, nowMs: number): object {
+  const timestamp = Math.floor(nowMs / 1000);
+  return "cron" in timer ? { timestamp, cron: timer.cron } : { timestamp, interval_seconds: timer.intervalSeconds };
+}
+
 function nextAfter(timer: TimerConfig, afterMs: number): number {
   if ("cron" in timer) {
     const next = new Cron(timer.cron, { paused: true, timezone: "UTC" }).nextRun(new Date(afterMs));
@@ -90,11 +96,7 @@ export class Timers {
     let next = nextAfter(timer, due);
     if (next <= now) next = nextAfter(timer, now);
     this.#arm(t, timer, next);
-    const event =
-      "cron" in timer
-        ? { timestamp: Math.floor(now / 1000), cron: timer.cron }
-        : { timestamp: Math.floor(now / 1000), interval_seconds: timer.intervalSeconds };
-    this.#tick(t, event, next);
+    this.#tick(t, timerEvent(timer, now), next);
   }
 
   #tick(t: Target, event: object, next: number): void {

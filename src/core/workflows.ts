@@ -1,6 +1,6 @@
 import type { CoreDeps } from "./deps.ts";
 import type { PageRequest, UserRow, WorkflowRow, WorkflowStepRow } from "../store/port.ts";
-import { AppError, invalid, notFound, type FieldProblem } from "../lib/errors.ts";
+import { invalid, notFound, type FieldProblem } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { nowSeconds } from "../lib/clock.ts";
 import { workflowCode } from "../runtime/workflow-code.ts";
@@ -138,18 +138,7 @@ export class Workflows {
    */
   async runNow(user: UserRow, id: string, event: unknown): Promise<void> {
     await this.get(user, id);
-    const t = await this.#rt.targets.get(id);
-    if (!t) throw notFound("workflow");
-    if (!(await this.#rt.quotas.admit(t, "run"))) {
-      throw new AppError("quota_exceeded", "this account has used up its daily quota");
-    }
-    let payload = event;
-    const timer = timerOf(t);
-    if (payload === undefined && timer) {
-      const timestamp = Math.floor(Date.now() / 1000);
-      payload = "cron" in timer ? { timestamp, cron: timer.cron } : { timestamp, interval_seconds: timer.intervalSeconds };
-    }
-    await this.#rt.ingress.enqueue(t, payload);
+    await this.#rt.runNow(id, event, "workflow");
   }
 
   async list(user: UserRow, page: PageRequest) {
