@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Sqlite from "better-sqlite3";
 import pg from "pg";
-import { describeFault, isStorageUnavailable, storageFault, storageUnavailable } from "./faults.ts";
+import { describeFault, isStorageUnavailable, refusedText, storageFault, storageUnavailable } from "./faults.ts";
 import { AppError } from "../lib/errors.ts";
 
 // The classification, on errors the real drivers throw (no hand-made error objects): what must
@@ -99,6 +99,12 @@ test("PostgreSQL: a terminated session is a fault; syntax and constraint errors 
     const dup = await rejected(client.query("insert into t values (1)"));
     assert.equal((dup as { code?: string }).code, "23505");
     assert.equal(storageFault(dup), undefined, "a unique violation");
+    assert.equal(refusedText(dup), undefined);
+
+    // text with NUL, which PostgreSQL can't store: the request's fault (400), not the store's
+    const nul = await rejected(client.query("select $1::text", ["a\u0000b"]));
+    assert.equal(storageFault(nul), undefined);
+    assert.equal(refusedText(nul)?.code, "invalid_request");
 
     // the server ends this session, as an admin or a shutdown would: 57P01
     const ended = await rejected(client.query("select pg_terminate_backend(pg_backend_pid())"));

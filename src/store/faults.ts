@@ -112,3 +112,14 @@ export function describeFault(err: unknown): string {
   const code = (inner as { code?: unknown }).code;
   return `${OPERATOR_REASON[kind]} (${typeof code === "string" ? code : message})`;
 }
+
+/**
+ * PostgreSQL refuses some text SQLite stores: NUL characters (22021 character_not_in_repertoire,
+ * 22P05 untranslatable_character). That is the request's value, not the store, at fault: the
+ * client gets a 400 naming it instead of a 500.
+ */
+export function refusedText(err: unknown): AppError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code !== "22021" && code !== "22P05") return undefined;
+  return new AppError("invalid_request", "text can't contain NUL characters (\\u0000)");
+}

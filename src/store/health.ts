@@ -1,4 +1,4 @@
-import { storageFault, storageUnavailable, type FaultKind } from "./faults.ts";
+import { storageFault, storageUnavailable, type FaultKind, refusedText } from "./faults.ts";
 
 // The store's health. A storage fault on any query makes the store `unavailable`; from then on
 // a tiny real write (the probe) runs every PROBE_EVERY_MS, and the first that succeeds makes it
@@ -33,6 +33,8 @@ export class StoreHealth {
    * store unavailable); anything else is returned as it is. An arrow, so it can be passed around.
    */
   readonly translate = (err: unknown): unknown => {
+    const refused = refusedText(err);
+    if (refused) return refused;
     const kind = storageFault(err);
     if (!kind) return err;
     if (this.#closed) return storageUnavailable(kind, err);
