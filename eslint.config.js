@@ -7,7 +7,7 @@ const sandboxGlobals = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "data/", ".tmp/", "src/runtime/sandbox/provided/*.js", "src/registry/*.js"] },
+  { ignores: ["node_modules/", "data/", ".tmp/", "src/runtime/sandbox/provided/*.js", "src/registry/*.js", "src/client/schema.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
