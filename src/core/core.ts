@@ -3,11 +3,11 @@ import { Users } from "./users.ts";
 import { Components } from "./components.ts";
 import { Sources } from "./sources.ts";
 import { Subscriptions } from "./subscriptions.ts";
-import { SourceRuntime } from "./source-runtime.ts";
+import { SourceRuntime } from "./runtime/source-runtime.ts";
 import { Events } from "./events.ts";
-import { Workflows } from "./workflows.ts";
+import { Workflows } from "./workflows/workflows.ts";
 import { Webhooks } from "./webhooks.ts";
-import { Accounts } from "./accounts.ts";
+import { Accounts } from "./accounts/accounts.ts";
 
 /** The domain, as the HTTP layer (and later the runtime) sees it. */
 export class Core {

@@ -3,7 +3,7 @@ import type { ComponentAnalyzer, ComponentBundler, Invoker } from "../runtime/ty
 import type { InvokeLimits } from "../runtime/protocol.ts";
 import type { Bus } from "../bus/port.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
-import type { CoreMetrics } from "./metrics.ts";
+import type { CoreMetrics } from "./runtime/metrics.ts";
 
 /** What the domain needs, wired once by buildApp. */
 export interface CoreDeps {

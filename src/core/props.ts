@@ -2,7 +2,7 @@ import { Cron } from "croner";
 import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
 import { invalid, type FieldProblem } from "../lib/errors.ts";
-import { accountIdOf } from "./account-refs.ts";
+import { accountIdOf } from "./accounts/account-refs.ts";
 
 /** `$.interface.apphook`: accepted, optional, inert for now (core/runtime-props.ts) */
 export const APPHOOK = "$.interface.apphook";

@@ -7,12 +7,12 @@ import { slugify, uniqueSlug } from "../lib/slug.ts";
 import { nowSeconds } from "../lib/clock.ts";
 import { Components, type ComponentInput } from "./components.ts";
 import { echoProps, normalizeProps } from "./props.ts";
-import { checkAccountRefs } from "./account-refs.ts";
+import { checkAccountRefs } from "./accounts/account-refs.ts";
 import { AutoSubscriptions } from "./auto-subscriptions.ts";
 import { endpointUrl, newEndpointKey } from "./endpoint.ts";
 import { SourceListCache, type RenderedPage } from "./source-list-cache.ts";
-import type { SourceRuntime } from "./source-runtime.ts";
-import { timerOf } from "./timers.ts";
+import type { SourceRuntime } from "./runtime/source-runtime.ts";
+import { timerOf } from "./flow/timers.ts";
 
 export interface SourceInput extends ComponentInput {
   component_id?: unknown;

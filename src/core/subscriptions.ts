@@ -1,4 +1,4 @@
-import type { Routes } from "./routes.ts";
+import type { Routes } from "./flow/routes.ts";
 import type { Store, SubscriptionRow, AutoSubscriptionRow, UserRow } from "../store/port.ts";
 import { invalid, notFound, type FieldProblem } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "./deps.ts";
-import type { Usage } from "./usage.ts";
+import type { Usage } from "./runtime/usage.ts";
 import type { Page, PageRequest, UserRow } from "../store/port.ts";
 import { AppError, invalid, notFound } from "../lib/errors.ts";
 import { newApiKey, newId } from "../lib/ids.ts";

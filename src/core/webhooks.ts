@@ -4,7 +4,7 @@ import type { Page, PageRequest, UserRow, WebhookDeliveryRow, WebhookRow } from 
 import { invalid, notFound, type FieldProblem } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { nowSeconds } from "../lib/clock.ts";
-import type { SourceRuntime } from "./source-runtime.ts";
+import type { SourceRuntime } from "./runtime/source-runtime.ts";
 
 // Webhooks (decisions §5, an extension in Pipedream's form): listeners outside the service.
 // A subscription names one as its listener and each event is POSTed there, signed with the

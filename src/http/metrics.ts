@@ -1,7 +1,7 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { CoreMetrics, WebhookAttempt } from "../core/metrics.ts";
+import type { CoreMetrics, WebhookAttempt } from "../core/runtime/metrics.ts";
 import type { InvocationKind } from "../runtime/protocol.ts";
 import { AppError } from "../lib/errors.ts";
 

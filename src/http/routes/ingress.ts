@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Core } from "../../core/core.ts";
-import { ACCEPTED } from "../../core/ingress.ts";
+import { ACCEPTED } from "../../core/flow/ingress.ts";
 import { jsonShapeProblem, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { sendComponentReply } from "../component-reply.ts";
 import { MAX_KEYS, tooDeep, tooWide } from "../json-body.ts";

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Core } from "../../core/core.ts";
-import type { WorkflowInput } from "../../core/workflow-input.ts";
+import type { WorkflowInput } from "../../core/workflows/workflow-input.ts";
 import { Deleted, Filter, IdParams, Paging, Workflow, WorkflowBody, data, page, withErrors } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
 import { eventSummaries, runNow } from "./events.ts";

@@ -1,9 +1,9 @@
-import type { ComponentRow, SourceRow, UserRow, WorkflowRow } from "../store/port.ts";
-import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
-import { workflowCode } from "../runtime/workflow-code.ts";
-import { sha256Hex } from "../lib/hash.ts";
-import type { TimerConfig } from "./props.ts";
-import type { Target } from "./target.ts";
+import type { ComponentRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
+import type { ComponentMeta, PropDefinition } from "../../runtime/types.ts";
+import { workflowCode } from "../../runtime/workflow-code.ts";
+import { sha256Hex } from "../../lib/hash.ts";
+import type { TimerConfig } from "../props.ts";
+import type { Target } from "../runtime/target.ts";
 
 // A workflow runs on the same machinery as a source: its steps travel to the runner as one
 // bundle (runtime/workflow-code.ts) in place of a component's code, and its trigger is

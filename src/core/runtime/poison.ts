@@ -1,4 +1,4 @@
-import { AppError } from "../lib/errors.ts";
+import { AppError } from "../../lib/errors.ts";
 
 // A run whose commit keeps failing while the store itself is fine is poison: replaying it would
 // fail the same way forever. After a few tries it is set aside (recorded on $errors with its

@@ -1,5 +1,5 @@
-import type { InvocationError, InvocationKind } from "../runtime/protocol.ts";
-import { newId } from "../lib/ids.ts";
+import type { InvocationError, InvocationKind } from "../../runtime/protocol.ts";
+import { newId } from "../../lib/ids.ts";
 import type { Target } from "./target.ts";
 
 // What goes on an emitter's $errors stream. A source's error is components.md §7's

@@ -1,4 +1,4 @@
-import type { InvocationKind } from "../runtime/protocol.ts";
+import type { InvocationKind } from "../../runtime/protocol.ts";
 import type { Invocations } from "./invocations.ts";
 import type { Target } from "./target.ts";
 import type { Usage } from "./usage.ts";

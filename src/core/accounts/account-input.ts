@@ -1,4 +1,4 @@
-import { invalid, type FieldProblem } from "../lib/errors.ts";
+import { invalid, type FieldProblem } from "../../lib/errors.ts";
 
 // The body of POST /accounts and PUT /accounts/{id}, checked field by field so one 400 names
 // every problem. Messages never quote the auth's values: they are credentials.

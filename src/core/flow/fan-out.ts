@@ -1,6 +1,6 @@
-import type { DeliveryRow, EventRow, SourceRow, SubscriptionRow } from "../store/port.ts";
-import { newId } from "../lib/ids.ts";
-import { eventId, renderItem } from "./event-render.ts";
+import type { DeliveryRow, EventRow, SourceRow, SubscriptionRow } from "../../store/port.ts";
+import { newId } from "../../lib/ids.ts";
+import { eventId, renderItem } from "../event-render.ts";
 import { listenersOf } from "./routes.ts";
 
 // The deliveries a result's events owe their listeners (decisions §5), written in the same

@@ -1,6 +1,6 @@
 import { Cron } from "croner";
-import type { WorkflowTrigger } from "../store/port.ts";
-import { invalid, type FieldProblem } from "../lib/errors.ts";
+import type { WorkflowTrigger } from "../../store/port.ts";
+import { invalid, type FieldProblem } from "../../lib/errors.ts";
 
 // The body of POST/PUT /workflows (decisions §8), checked field by field so one 400 names every
 // problem. Step names become keys of `steps` in step code, so they must be identifiers.

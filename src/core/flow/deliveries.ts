@@ -1,12 +1,12 @@
-import type { DeliveryRow, Store, WebhookDeliveryRow } from "../store/port.ts";
-import { pendingWebhookDelivery } from "../store/queries/webhook-deliveries.ts";
+import type { DeliveryRow, Store, WebhookDeliveryRow } from "../../store/port.ts";
+import { pendingWebhookDelivery } from "../../store/queries/webhook-deliveries.ts";
 import type { Capacity } from "./capacity.ts";
-import type { CommitQueue } from "./commit-queue.ts";
-import type { Invocations } from "./invocations.ts";
-import type { Quotas } from "./quotas.ts";
-import type { Targets } from "./targets.ts";
+import type { CommitQueue } from "../runtime/commit-queue.ts";
+import type { Invocations } from "../runtime/invocations.ts";
+import type { Quotas } from "../runtime/quotas.ts";
+import type { Targets } from "../runtime/targets.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
-import { countFailure, describeFailure } from "./poison.ts";
+import { countFailure, describeFailure } from "../runtime/poison.ts";
 
 // Sends queued deliveries to their listeners (decisions §5). Each listener has a lane that keeps
 // the order deliveries were made in. A source or workflow lane starts invocations in order (the

@@ -1,5 +1,5 @@
-import type { AccountStore } from "../store/port.ts";
-import type { SecretBox } from "../lib/secret-box.ts";
+import type { AccountStore } from "../../store/port.ts";
+import type { SecretBox } from "../../lib/secret-box.ts";
 
 // The opened auth of connected accounts, for the runs of sources whose app props name one.
 // Every such run needs it, so opened accounts are kept in memory by id; a PUT or DELETE of the

@@ -1,5 +1,5 @@
-import { AppError } from "../lib/errors.ts";
-import type { InvocationKind, InvokeResult } from "../runtime/protocol.ts";
+import { AppError } from "../../lib/errors.ts";
+import type { InvocationKind, InvokeResult } from "../../runtime/protocol.ts";
 import type { Invocations } from "./invocations.ts";
 import type { Target } from "./target.ts";
 

@@ -1,4 +1,4 @@
-import type { InvocationKind } from "../runtime/protocol.ts";
+import type { InvocationKind } from "../../runtime/protocol.ts";
 
 // What core tells the operator's metrics about, as a port: core calls these on its hot paths and
 // never imports a metrics library (the Prometheus side is http/metrics.ts). Each call is a counter

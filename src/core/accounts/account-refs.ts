@@ -1,6 +1,6 @@
-import type { ComponentMeta } from "../runtime/types.ts";
-import type { AccountStore, UserRow } from "../store/port.ts";
-import { invalid, type FieldProblem } from "../lib/errors.ts";
+import type { ComponentMeta } from "../../runtime/types.ts";
+import type { AccountStore, UserRow } from "../../store/port.ts";
+import { invalid, type FieldProblem } from "../../lib/errors.ts";
 
 // An app prop configured with a connected account holds `{"authProvisionId": "apn_..."}`, as
 // Pipedream's configured props do, never the auth itself: the auth is read from the account at

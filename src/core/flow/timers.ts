@@ -1,9 +1,9 @@
 import { Cron } from "croner";
-import type { Store } from "../store/port.ts";
-import { defaultTimer, type TimerConfig } from "./props.ts";
-import type { Invocations } from "./invocations.ts";
-import type { Target } from "./target.ts";
-import type { Quotas } from "./quotas.ts";
+import type { Store } from "../../store/port.ts";
+import { defaultTimer, type TimerConfig } from "../props.ts";
+import type { Invocations } from "../runtime/invocations.ts";
+import type { Target } from "../runtime/target.ts";
+import type { Quotas } from "../runtime/quotas.ts";
 
 // Timer props (components.md §2) fire `run` with {timestamp, interval_seconds} or {timestamp,
 // cron}. The next due time is stored with each tick's commit, so after a restart a tick that

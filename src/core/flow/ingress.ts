@@ -1,12 +1,12 @@
 import { parse as parseForm } from "node:querystring";
-import { AppError, notFound } from "../lib/errors.ts";
-import type { HttpResponse } from "../runtime/protocol.ts";
+import { AppError, notFound } from "../../lib/errors.ts";
+import type { HttpResponse } from "../../runtime/protocol.ts";
 import type { InboxQueue } from "./inbox-queue.ts";
 import type { InboxPump } from "./inbox-pump.ts";
-import type { Invocations } from "./invocations.ts";
-import type { Target } from "./target.ts";
-import type { Quotas } from "./quotas.ts";
-import type { Targets } from "./targets.ts";
+import type { Invocations } from "../runtime/invocations.ts";
+import type { Target } from "../runtime/target.ts";
+import type { Quotas } from "../runtime/quotas.ts";
+import type { Targets } from "../runtime/targets.ts";
 
 // HTTP sources' endpoints (decisions §6). Without customResponse a request is recorded in the
 // inbox, answered 200 {"success": true} once durable, and run afterwards; with customResponse

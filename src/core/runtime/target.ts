@@ -1,4 +1,4 @@
-import type { ComponentRow, SourceRow, UserRow, WorkflowRow } from "../store/port.ts";
+import type { ComponentRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
 
 // What an invocation runs (an emitter with its owner and code) and what it consumes.
 

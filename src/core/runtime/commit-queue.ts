@@ -1,4 +1,4 @@
-import type { CommitBatch, Store } from "../store/port.ts";
+import type { CommitBatch, Store } from "../../store/port.ts";
 import { isStorageFault } from "./poison.ts";
 import { noMetrics, type CoreMetrics } from "./metrics.ts";
 

@@ -1,7 +1,7 @@
-import type { ComponentRow, Store } from "../store/port.ts";
-import { endpointUrl } from "./endpoint.ts";
+import type { ComponentRow, Store } from "../../store/port.ts";
+import { endpointUrl } from "../endpoint.ts";
 import type { Target } from "./target.ts";
-import { workflowTarget } from "./workflow-target.ts";
+import { workflowTarget } from "../workflows/workflow-target.ts";
 
 // What an invocation needs about an emitter (its row, owner, component; for a workflow, the
 // stand-ins built from its steps), cached because every timer tick, HTTP request and delivery

@@ -1,4 +1,4 @@
-import type { Store, SubscriptionRow } from "../store/port.ts";
+import type { Store, SubscriptionRow } from "../../store/port.ts";
 
 // Which listeners an emitted event goes to (decisions §5). Every commit asks, so each user's
 // subscriptions are kept in memory and dropped on every write that can change them. A glob

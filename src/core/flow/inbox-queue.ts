@@ -1,4 +1,4 @@
-import type { InboxRow, Store } from "../store/port.ts";
+import type { InboxRow, Store } from "../../store/port.ts";
 
 // Accepted invocations are written to the inbox before the caller hears "accepted". Requests
 // that arrive while one insert transaction runs share the next one (group commit), so the

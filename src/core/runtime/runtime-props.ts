@@ -1,7 +1,7 @@
-import type { SecretBox } from "../lib/secret-box.ts";
-import type { AccountAuth } from "./account-auth.ts";
-import { accountIdOf } from "./account-refs.ts";
-import { APPHOOK, defaultTimer } from "./props.ts";
+import type { SecretBox } from "../../lib/secret-box.ts";
+import type { AccountAuth } from "../accounts/account-auth.ts";
+import { accountIdOf } from "../accounts/account-refs.ts";
+import { APPHOOK, defaultTimer } from "../props.ts";
 import type { Target } from "./target.ts";
 
 /**

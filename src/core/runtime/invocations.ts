@@ -1,20 +1,20 @@
-import type { Bus } from "../bus/port.ts";
-import { emitterChannel } from "../bus/port.ts";
-import type { InvocationKind, InvokeLimits, InvokeResult, InvocationError } from "../runtime/protocol.ts";
-import type { Invoker } from "../runtime/types.ts";
+import type { Bus } from "../../bus/port.ts";
+import { emitterChannel } from "../../bus/port.ts";
+import type { InvocationKind, InvokeLimits, InvokeResult, InvocationError } from "../../runtime/protocol.ts";
+import type { Invoker } from "../../runtime/types.ts";
 import type { InvokeOptions, Target } from "./target.ts";
-import type { DeliveryRow, EventRow, Store, SubscriptionRow } from "../store/port.ts";
-import type { SecretBox } from "../lib/secret-box.ts";
-import type { AccountAuth } from "./account-auth.ts";
+import type { DeliveryRow, EventRow, Store, SubscriptionRow } from "../../store/port.ts";
+import type { SecretBox } from "../../lib/secret-box.ts";
+import type { AccountAuth } from "../accounts/account-auth.ts";
 import type { CommitPart, CommitQueue } from "./commit-queue.ts";
 import { applyDedupe, byTs } from "./dedupe.ts";
-import { renderItem } from "./event-render.ts";
+import { renderItem } from "../event-render.ts";
 import { runtimeProps } from "./runtime-props.ts";
 import type { Usage } from "./usage.ts";
 import { errorPayload, type InvocationContext, type TriggerKind } from "./error-events.ts";
 import { EventRows, type CachedState } from "./event-rows.ts";
-import { fanOut, MAX_HOPS } from "./fan-out.ts";
-import type { Routes } from "./routes.ts";
+import { fanOut, MAX_HOPS } from "../flow/fan-out.ts";
+import type { Routes } from "../flow/routes.ts";
 import type { CoreMetrics } from "./metrics.ts";
 
 // Runs one invocation of an emitter (a source, or a workflow's steps) and commits its result

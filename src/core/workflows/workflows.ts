@@ -1,13 +1,13 @@
-import type { CoreDeps } from "./deps.ts";
-import type { PageRequest, UserRow, WorkflowRow, WorkflowStepRow } from "../store/port.ts";
-import { invalid, notFound, type FieldProblem } from "../lib/errors.ts";
-import { newId } from "../lib/ids.ts";
-import { nowSeconds } from "../lib/clock.ts";
-import { workflowCode } from "../runtime/workflow-code.ts";
-import { AutoSubscriptions } from "./auto-subscriptions.ts";
-import { endpointUrl, newEndpointKey } from "./endpoint.ts";
-import type { SourceRuntime } from "./source-runtime.ts";
-import { timerOf } from "./timers.ts";
+import type { CoreDeps } from "../deps.ts";
+import type { PageRequest, UserRow, WorkflowRow, WorkflowStepRow } from "../../store/port.ts";
+import { invalid, notFound, type FieldProblem } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import { nowSeconds } from "../../lib/clock.ts";
+import { workflowCode } from "../../runtime/workflow-code.ts";
+import { AutoSubscriptions } from "../auto-subscriptions.ts";
+import { endpointUrl, newEndpointKey } from "../endpoint.ts";
+import type { SourceRuntime } from "../runtime/source-runtime.ts";
+import { timerOf } from "../flow/timers.ts";
 import { checkActive, checkName, checkSteps, checkTrigger, throwIfAny, type StepInput, type WorkflowInput } from "./workflow-input.ts";
 
 // Workflows (decisions §8): an ordered list of steps run in the sandbox on a trigger (HTTP,

@@ -1,5 +1,5 @@
-import type { UserRow } from "../store/port.ts";
-import { utcDay } from "../lib/clock.ts";
+import type { UserRow } from "../../store/port.ts";
+import { utcDay } from "../../lib/clock.ts";
 
 // Per-user daily usage (components.md §8), counted in memory where quota checks read it and
 // written to the store with each commit. Loaded from the user row the first time a user runs.

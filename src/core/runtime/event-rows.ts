@@ -1,5 +1,5 @@
-import type { EmitterStateRow, EventKey, EventRow, SourceRow, Store } from "../store/port.ts";
-import { newId } from "../lib/ids.ts";
+import type { EmitterStateRow, EventKey, EventRow, SourceRow, Store } from "../../store/port.ts";
+import { newId } from "../../lib/ids.ts";
 import type { Target } from "./target.ts";
 
 // Each emitter's state (db, dedupe memory, last event id) as the commits leave it, kept in

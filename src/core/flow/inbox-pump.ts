@@ -1,9 +1,9 @@
-import type { InboxRow, Store } from "../store/port.ts";
+import type { InboxRow, Store } from "../../store/port.ts";
 import type { Capacity } from "./capacity.ts";
-import type { Invocations } from "./invocations.ts";
-import type { Target } from "./target.ts";
-import type { Targets } from "./targets.ts";
-import { countFailure, describeFailure } from "./poison.ts";
+import type { Invocations } from "../runtime/invocations.ts";
+import type { Target } from "../runtime/target.ts";
+import type { Targets } from "../runtime/targets.ts";
+import { countFailure, describeFailure } from "../runtime/poison.ts";
 
 // Accepted runs (inbox rows) reach the runners through here, so the work held in memory stays
 // bounded: at most PER_SOURCE runs in flight per source and what the shared Capacity allows in

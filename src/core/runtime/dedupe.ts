@@ -1,5 +1,5 @@
-import type { EmitterStateRow } from "../store/port.ts";
-import type { EmittedEvent } from "../runtime/protocol.ts";
+import type { EmitterStateRow } from "../../store/port.ts";
+import type { EmittedEvent } from "../../runtime/protocol.ts";
 
 // components.md §4: dedupe per source, across streams, with its memory kept across updates.
 // Input emits are already in ts order; the state is updated in place.

@@ -1,9 +1,9 @@
-import type { CoreDeps } from "./deps.ts";
-import type { AccountRow, PageRequest, UserRow } from "../store/port.ts";
-import { AppError, invalid, notFound } from "../lib/errors.ts";
-import { newId } from "../lib/ids.ts";
-import { nowSeconds } from "../lib/clock.ts";
-import type { Components } from "./components.ts";
+import type { CoreDeps } from "../deps.ts";
+import type { AccountRow, PageRequest, UserRow } from "../../store/port.ts";
+import { AppError, invalid, notFound } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import { nowSeconds } from "../../lib/clock.ts";
+import type { Components } from "../components.ts";
 import type { AccountAuth } from "./account-auth.ts";
 import { accountRefs } from "./account-refs.ts";
 import { checkAccountInput } from "./account-input.ts";

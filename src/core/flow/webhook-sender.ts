@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
-import type { DeliveryRow, WebhookRow } from "../store/port.ts";
-import type { SecretBox } from "../lib/secret-box.ts";
-import { postJson, type PostOutcome } from "../lib/post-json.ts";
-import { noMetrics, type CoreMetrics } from "./metrics.ts";
+import type { DeliveryRow, WebhookRow } from "../../store/port.ts";
+import type { SecretBox } from "../../lib/secret-box.ts";
+import { postJson, type PostOutcome } from "../../lib/post-json.ts";
+import { noMetrics, type CoreMetrics } from "../runtime/metrics.ts";
 import { WEBHOOK_TRIES } from "./deliveries.ts";
 
 // One webhook delivery (decisions §5): the event summary item as the body, its id in
