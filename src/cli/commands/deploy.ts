@@ -1,0 +1,62 @@
+import { resolve } from "node:path";
+import { api } from "../profile.ts";
+import { CliError, colors, parseProps, printJson, unwrap, withSpinner } from "../output.ts";
+
+/** The file with its local relative imports inlined; bare imports stay for the server to resolve. */
+export async function bundle(file: string): Promise<string> {
+  const { build } = await import("esbuild");
+  try {
+    const out = await build({
+      entryPoints: [resolve(file)],
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      write: false,
+      logLevel: "silent",
+      plugins: [
+        {
+          name: "bare-imports-external",
+          setup(b) {
+            b.onResolve({ filter: /^[^./]/ }, (args) => (args.kind === "entry-point" ? undefined : { path: args.path, external: true }));
+          },
+        },
+      ],
+    });
+    return out.outputFiles[0]!.text;
+  } catch (err) {
+    const e = err as { errors?: { text: string; location?: { file: string; line: number } }[]; message: string };
+    const first = e.errors?.[0];
+    throw new CliError(first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ""}${first.text}` : e.message, "fix the component file and try again");
+  }
+}
+
+interface SourceOut { id: string; name?: string; endpoint_url?: string | null; [k: string]: unknown }
+
+function show(verb: string, src: SourceOut, json?: boolean): void {
+  if (json) return printJson(src);
+  process.stdout.write(`${verb} ${colors.bold(src.id)}${src.name ? ` (${src.name})` : ""}\n`);
+  if (src.endpoint_url) process.stdout.write(`endpoint: ${colors.cyan(String(src.endpoint_url))}\n`);
+}
+
+export async function deploy(file: string, opts: { name?: string; prop?: string[]; json?: boolean }): Promise<SourceOut> {
+  const { client } = api();
+  const code = await bundle(file);
+  const props = parseProps(opts.prop);
+  const res = await withSpinner(`Deploying ${file}`, Boolean(opts.json), () =>
+    client.POST("/v1/sources/", { body: { component_code: code, ...(opts.name ? { name: opts.name } : {}), configured_props: props } }),
+  );
+  const src = (unwrap(res) as { data: SourceOut }).data;
+  show("Deployed", src, opts.json);
+  return src;
+}
+
+export async function update(id: string, file: string, opts: { prop?: string[]; json?: boolean }): Promise<SourceOut> {
+  const { client } = api();
+  const code = await bundle(file);
+  const body: { component_code: string; configured_props?: Record<string, unknown> } = { component_code: code };
+  if (opts.prop?.length) body.configured_props = parseProps(opts.prop);
+  const res = await withSpinner(`Updating ${id}`, Boolean(opts.json), () => client.PUT("/v1/sources/{id}", { params: { path: { id } }, body }));
+  const src = (unwrap(res) as { data: SourceOut }).data;
+  show("Updated", src, opts.json);
+  return src;
+}

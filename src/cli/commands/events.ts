@@ -1,0 +1,91 @@
+import { api } from "../profile.ts";
+import { ago, CliError, colors, errColors, printJson, printTable, unwrap } from "../output.ts";
+
+// `events ID` and `logs ID` (the $logs stream): the latest page, or with -f a live tail of the
+// SSE stream that reconnects with Last-Event-ID after a dropped connection (eventsource does that).
+
+interface Summary { id: string; indexed_at_ms?: number; event?: unknown; metadata?: { name?: string; summary?: string; ts?: number } }
+
+function kindOf(id: string): "sources" | "workflows" {
+  if (id.startsWith("p_")) return "workflows";
+  if (id.startsWith("dc_")) return "sources";
+  throw new CliError(`not a source or workflow id: ${id}`, "source ids start with dc_, workflow ids with p_");
+}
+
+function line(s: Summary, json?: boolean): string {
+  if (json) return JSON.stringify(s);
+  const t = s.metadata?.ts ?? s.indexed_at_ms;
+  const body = s.metadata?.summary ?? JSON.stringify(s.event);
+  return `${colors.dim(t ? new Date(t).toISOString() : s.id)} ${body}`;
+}
+
+export async function events(id: string, opts: { follow?: boolean; stream?: string; limit?: string; json?: boolean }): Promise<void> {
+  const kind = kindOf(id);
+  if (opts.follow) return tail(kind, id, opts.stream, opts.json);
+  const { client } = api();
+  const limit = opts.limit ? Number(opts.limit) : undefined;
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new CliError(`--limit ${opts.limit}: expected a positive integer`);
+  const query = { expand: "event", ...(limit ? { limit } : {}), ...(opts.stream ? { event_name: opts.stream } : {}) };
+  const res =
+    kind === "sources"
+      ? await client.GET("/v1/sources/{id}/event_summaries", { params: { path: { id }, query } })
+      : await client.GET("/v1/workflows/{id}/event_summaries", { params: { path: { id }, query } });
+  const rows = (unwrap(res) as { data: Summary[] }).data;
+  if (opts.json) return printJson(rows);
+  printTable(
+    ["ID", "WHEN", "EVENT"],
+    rows.map((s) => {
+      const text = s.metadata?.summary ?? JSON.stringify(s.event) ?? "";
+      return [s.id, ago(s.metadata?.ts ?? s.indexed_at_ms), text.length > 100 ? text.slice(0, 97) + "..." : text];
+    }),
+  );
+}
+
+export async function tail(kind: "sources" | "workflows", id: string, stream: string | undefined, json: boolean | undefined, onEvent?: (s: Summary) => void): Promise<void> {
+  const { profile } = api();
+  const { EventSource } = await import("eventsource");
+  const url = new URL(`${profile.url}/${kind}/${encodeURIComponent(id)}/sse`);
+  if (stream) url.searchParams.set("event_name", stream);
+  let fatal: CliError | undefined;
+  let done!: () => void;
+  const finished = new Promise<void>((r) => (done = r));
+  const es = new EventSource(url, {
+    fetch: async (input, init) => {
+      const res = await fetch(input, { ...init, headers: { ...init.headers, authorization: `Bearer ${profile.key}` } });
+      if (res.status === 401 || res.status === 403 || res.status === 404) {
+        const body = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
+        fatal = new CliError(body?.error?.message ?? `HTTP ${res.status}`, res.status === 404 ? "check the id" : "check the key");
+      }
+      return res;
+    },
+  });
+  es.onopen = () => process.stderr.write(errColors.dim(`following ${id}${stream ? ` (${stream})` : ""}; Ctrl-C to stop`) + "\n");
+  es.onmessage = (m) => {
+    let s: Summary;
+    try {
+      s = JSON.parse(m.data) as Summary;
+    } catch {
+      s = { id: m.lastEventId, event: m.data };
+    }
+    if (onEvent) onEvent(s);
+    else process.stdout.write(line(s, json) + "\n");
+  };
+  es.onerror = () => {
+    if (fatal || es.readyState === es.CLOSED) {
+      es.close();
+      done();
+    } else process.stderr.write(errColors.dim("connection lost; reconnecting...") + "\n");
+  };
+  const stop = () => {
+    es.close();
+    done();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  await finished;
+  if (fatal) throw fatal;
+}
+
+export function logs(id: string, opts: { follow?: boolean; limit?: string; json?: boolean }): Promise<void> {
+  return events(id, { ...opts, stream: "$logs" });
+}

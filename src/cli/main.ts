@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from "commander";
+import { fail } from "./output.ts";
+
+// The `tributary` CLI. Commands load their modules lazily so that a quick one stays quick.
+
+const program = new Command("tributary")
+  .description("Tributary: deploy event sources, read and tail their events")
+  .showHelpAfterError()
+  .exitOverride();
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+const json = ["--json", "machine output (JSON) on stdout"] as const;
+
+program.command("login").description("save the service URL and API key in the profile (verified)").option("--url <url>", "service root, e.g. http://127.0.0.1:3000").option("--key <key>", "API key (trb_...)").option(...json)
+  .action(async (o) => (await import("./commands/login.ts")).login(o));
+program.command("serve").description("run the service (as npm start)").allowUnknownOption().allowExcessArguments()
+  .action(async (_o, cmd: Command) => (await import("./commands/serve.ts")).serve(cmd.args));
+program.command("deploy <file>").description("bundle a component file and deploy it as a source").option("--name <name>").option("--prop <k=v>", "a prop (value parsed as JSON if it parses); repeatable", collect).option(...json)
+  .action(async (file, o) => void (await (await import("./commands/deploy.ts")).deploy(file, o)));
+program.command("update <id> <file>").description("bundle a component file and redeploy source ID with it").option("--prop <k=v>", "a prop; repeatable", collect).option(...json)
+  .action(async (id, file, o) => void (await (await import("./commands/deploy.ts")).update(id, file, o)));
+program.command("list <kind>").description("list sources|workflows|subscriptions|webhooks|components|accounts|registry").option(...json)
+  .action(async (kind, o) => (await import("./commands/list.ts")).list(kind, o));
+program.command("events <id>").description("events of a source or workflow").option("-f, --follow", "tail live").option("--stream <name>", "another stream: $errors, $logs, a custom name").option("--limit <n>").option(...json)
+  .action(async (id, o) => (await import("./commands/events.ts")).events(id, o));
+program.command("logs <id>").description("the $logs stream of a source or workflow").option("-f, --follow", "tail live").option("--limit <n>").option(...json)
+  .action(async (id, o) => (await import("./commands/events.ts")).logs(id, o));
+program.command("run <id>").description("run a source or workflow now").option("--event <json>").option(...json)
+  .action(async (id, o) => (await import("./commands/misc.ts")).run(id, o));
+program.command("delete <id>").description("delete a source (dc_), workflow (p_), webhook (wh_) or account (apn_)").option(...json)
+  .action(async (id, o) => (await import("./commands/misc.ts")).remove(id, o));
+program.command("subscribe <emitter> <listener>").description("route EMITTER's events to LISTENER").option("--stream <name>").option(...json)
+  .action(async (e, l, o) => (await import("./commands/misc.ts")).subscribe(e, l, o));
+program.command("unsubscribe <emitter> <listener>").description("stop routing EMITTER's events to LISTENER").option("--stream <name>").option(...json)
+  .action(async (e, l, o) => (await import("./commands/misc.ts")).unsubscribe(e, l, o));
+const users = program.command("users").description("user administration (admin key)");
+users.command("create <username> <email>").description("create a user and print its API key").option(...json)
+  .action(async (u, e, o) => (await import("./commands/misc.ts")).createUser(u, e, o));
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // help and version are not errors; usage errors have been printed by commander
+    process.exit(err.exitCode === 0 || err.code === "commander.helpDisplayed" || err.code === "commander.help" ? 0 : 1);
+  }
+  fail(err);
+}

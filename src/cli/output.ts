@@ -1,0 +1,106 @@
+import pc from "picocolors";
+import Table from "cli-table3";
+
+// Shared output: --json mode, tables, relative times, spinners (TTY only), and errors.
+
+export class CliError extends Error {
+  hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+const tty = Boolean(process.stdout.isTTY);
+export const colors = pc.createColors(tty);
+export const errColors = pc.createColors(Boolean(process.stderr.isTTY));
+
+export function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + "\n");
+}
+
+export function printTable(head: string[], rows: (string | number | undefined | null)[][]): void {
+  if (rows.length === 0) {
+    process.stdout.write(colors.dim("(none)") + "\n");
+    return;
+  }
+  const table = new Table({
+    head: head.map((h) => colors.bold(h)),
+    style: { head: [], border: [], compact: true },
+    chars: { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  " },
+  });
+  for (const r of rows) table.push(r.map((c) => (c === undefined || c === null ? "" : String(c))));
+  process.stdout.write(table.toString().split("\n").map((l) => l.replace(/^ /, "").trimEnd()).join("\n") + "\n");
+}
+
+const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+export function ago(ms: number | string | undefined | null, now = Date.now()): string {
+  if (ms === undefined || ms === null || ms === "") return "";
+  const t = typeof ms === "number" ? ms : Date.parse(ms);
+  if (!Number.isFinite(t)) return String(ms);
+  const s = Math.round((t - now) / 1000);
+  const abs = Math.abs(s);
+  if (abs < 60) return rtf.format(s, "second");
+  if (abs < 3600) return rtf.format(Math.round(s / 60), "minute");
+  if (abs < 86400) return rtf.format(Math.round(s / 3600), "hour");
+  return rtf.format(Math.round(s / 86400), "day");
+}
+
+export async function withSpinner<T>(text: string, json: boolean, work: () => Promise<T>): Promise<T> {
+  if (json || !process.stderr.isTTY) return work();
+  const { createSpinner } = await import("nanospinner");
+  const spinner = createSpinner(text, { stream: process.stderr }).start();
+  try {
+    const result = await work();
+    spinner.success();
+    return result;
+  } catch (err) {
+    spinner.error();
+    throw err;
+  }
+}
+
+export function info(line: string): void {
+  process.stderr.write(line + "\n");
+}
+
+/** the data of an openapi-fetch answer, or a CliError from its error envelope */
+export function unwrap<T>(res: { data?: T; error?: unknown; response: Response }, hint?: string): T {
+  if (res.error !== undefined || !res.response.ok) {
+    const env = res.error as { error?: { code?: string; message?: string } } | undefined;
+    const message = env?.error?.message ?? `HTTP ${res.response.status}`;
+    const code = env?.error?.code;
+    const h = hint ?? (res.response.status === 401 ? "check the key: `tributary login --key trb_...` or TRIBUTARY_API_KEY" : res.response.status === 404 ? "check the id: `tributary list sources`" : undefined);
+    throw new CliError(code ? `${message} (${code})` : message, h);
+  }
+  return res.data as T;
+}
+
+export function fail(err: unknown): never {
+  if (err instanceof CliError) {
+    process.stderr.write(errColors.red(`error: ${err.message}`) + "\n");
+    if (err.hint) process.stderr.write(errColors.dim(`hint: ${err.hint}`) + "\n");
+  } else {
+    const e = err as { message?: string; cause?: { code?: string; message?: string } };
+    const cause = e.cause?.code ?? e.cause?.message;
+    process.stderr.write(errColors.red(`error: ${e.message ?? String(err)}${cause ? ` (${cause})` : ""}`) + "\n");
+    process.stderr.write(errColors.dim("hint: is the service running? check TRIBUTARY_URL or `tributary login --url`") + "\n");
+  }
+  process.exit(1);
+}
+
+export function parseProps(pairs: string[] = []): Record<string, unknown> {
+  const props: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const i = pair.indexOf("=");
+    if (i <= 0) throw new CliError(`--prop ${pair}: expected key=value`, "e.g. --prop label=hello --prop count=3");
+    const k = pair.slice(0, i);
+    const v = pair.slice(i + 1);
+    try {
+      props[k] = JSON.parse(v);
+    } catch {
+      props[k] = v;
+    }
+  }
+  return props;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// The `tributary` bin. The CLI is TypeScript run by Node >= 24's type stripping; this launcher
+// runs under whatever `node` the shebang finds: on Node >= 24 it loads main.ts in-process, on an
+// older Node it re-executes main.ts with the Node 24 the project ships (node_modules/node).
+import { spawnSync } from "node:child_process";
+import process from "node:process";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(realpathSync(fileURLToPath(import.meta.url)));
+const main = join(here, "main.ts");
+const major = Number(process.versions.node.split(".")[0]);
+if (major >= 24) {
+  await import(main);
+} else {
+  const root = join(here, "..", "..");
+  const candidates = [join(root, "node_modules", "node", "bin", "node"), join(root, "node_modules", ".bin", "node")];
+  const node = candidates.find((p) => existsSync(p));
+  if (!node) {
+    process.stderr.write(`tributary needs Node >= 24 (this is ${process.version}); run npm install in ${root}\n`);
+    process.exit(1);
+  }
+  const r = spawnSync(node, [main, ...process.argv.slice(2)], { stdio: "inherit" });
+  if (r.signal) process.kill(process.pid, r.signal);
+  process.exit(r.status ?? 1);
+}

@@ -1,0 +1,188 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startApp, type TestApp } from "./helpers.ts";
+
+// The `tributary` CLI: the real bin (package.json's bin entry, run by whatever `node` the PATH
+// has first: the launcher re-executes on Node 24 when it is older) against a real service over
+// real HTTP, with a profile in a temp XDG_CONFIG_HOME.
+
+const ROOT = join(import.meta.dirname, "..");
+const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).bin.tributary);
+
+interface Proc { child: ChildProcess; out: () => string; err: () => string; done: Promise<number> }
+
+describe("tributary CLI", () => {
+  let t: TestApp;
+  let url = "";
+  let home = "";
+  let work = "";
+  const running: ChildProcess[] = [];
+
+  before(async () => {
+    t = await startApp();
+    await t.app.http.listen({ port: 0, host: "127.0.0.1" });
+    url = `http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}`;
+    home = mkdtempSync(join(tmpdir(), "tributary-cli-home-"));
+    work = mkdtempSync(join(tmpdir(), "tributary-cli-src-"));
+  });
+  after(async () => {
+    for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+    await t.close();
+    rmSync(home, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  function start(args: string[], env: Record<string, string> = {}): Proc {
+    // the system PATH: the bin's `#!/usr/bin/env node` finds whatever node is there
+    const child = spawn(BIN, args, {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: join(home, "config"), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    running.push(child);
+    let out = "";
+    let err = "";
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+    const done = new Promise<number>((resolve) => child.on("close", (code) => resolve(code ?? -1)));
+    return { child, out: () => out, err: () => err, done };
+  }
+
+  async function cli(args: string[], env?: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+    const p = start(args, env);
+    try {
+      const code = await p.done;
+      return { code, out: p.out(), err: p.err() };
+    } finally {
+      if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    }
+  }
+
+  async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const v = await probe();
+      if (v !== undefined) return v;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  let sourceId = "";
+
+  it("login verifies the key and writes a 0600 profile", async () => {
+    const r = await cli(["login", "--url", url, "--key", t.adminKey]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /Logged in .* as admin/);
+    const file = join(home, "config", "tributary", "config.json");
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), { url, key: t.adminKey });
+  });
+
+  it("a bad key: exit 1, the message and a hint on stderr, nothing on stdout", async () => {
+    const r = await cli(["list", "sources"], { TRIBUTARY_API_KEY: "trb_not-a-key" });
+    assert.equal(r.code, 1);
+    assert.equal(r.out, "");
+    assert.match(r.err, /error: .+/);
+    assert.match(r.err, /hint: /);
+    const l = await cli(["login", "--url", url, "--key", "trb_bad", "--json"]);
+    assert.equal(l.code, 1);
+    assert.equal(l.out, "");
+    assert.match(l.err, /error: /);
+  });
+
+  it("an unknown command: exit 1 with the usage", async () => {
+    const r = await cli(["frobnicate"]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /unknown command 'frobnicate'/);
+    assert.match(r.err, /Usage: tributary/);
+  });
+
+  it("deploy bundles a local relative import and sends the props", async () => {
+    writeFileSync(join(work, "greet.js"), `export function greet(name) { return "hello " + name; }\n`);
+    writeFileSync(
+      join(work, "component.js"),
+      `import { greet } from "./greet.js";
+export default {
+  key: "cli-test",
+  name: "CLI Test",
+  version: "0.1.0",
+  props: { label: { type: "string" }, count: { type: "integer", optional: true } },
+  run() { this.$emit({ greeting: greet(this.label), count: this.count }); },
+};
+`,
+    );
+    const r = await cli(["deploy", join(work, "component.js"), "--name", "cli-src", "--prop", "label=world", "--prop", "count=3", "--json"]);
+    assert.equal(r.code, 0, r.err);
+    const src = JSON.parse(r.out);
+    assert.match(src.id, /^dc_/);
+    assert.equal(src.name, "cli-src");
+    assert.deepEqual(src.configured_props, { label: "world", count: 3 });
+    sourceId = src.id;
+  });
+
+  it("list sources: an aligned table, and JSON with --json", async () => {
+    const human = await cli(["list", "sources"]);
+    assert.equal(human.code, 0, human.err);
+    const lines = human.out.trimEnd().split("\n");
+    assert.match(lines[0]!, /^ID\s+NAME\s+COMPONENT\s+ACTIVE\s+UPDATED$/);
+    const row = lines.find((l) => l.startsWith(sourceId));
+    assert.ok(row, human.out);
+    assert.match(row!, /cli-src/);
+    assert.equal(row!.indexOf("cli-src"), lines[0]!.indexOf("NAME"), "columns line up");
+    assert.match(row!, /ago|now/);
+    const json = await cli(["list", "sources", "--json"]);
+    assert.equal(json.code, 0, json.err);
+    assert.ok(JSON.parse(json.out).some((s: { id: string }) => s.id === sourceId));
+  });
+
+  it("run, then events --json shows the event", async () => {
+    const r = await cli(["run", sourceId]);
+    assert.equal(r.code, 0, r.err);
+    const events = await until("the event", async () => {
+      const e = await cli(["events", sourceId, "--json"]);
+      assert.equal(e.code, 0, e.err);
+      const rows = JSON.parse(e.out) as { event: { greeting?: string; count?: number } }[];
+      return rows.length > 0 ? rows : undefined;
+    });
+    assert.deepEqual(events[0]!.event, { greeting: "hello world", count: 3 });
+    const human = await cli(["events", sourceId]);
+    assert.match(human.out, /hello world/);
+  });
+
+  it("events -f prints an event that arrives after it started", async () => {
+    const before = JSON.parse((await cli(["events", sourceId, "--json"])).out) as { id: string }[];
+    const known = new Set(before.map((e) => e.id));
+    const tail = start(["events", sourceId, "-f", "--json"]);
+    try {
+      await until("the tail to connect", () => (/following/.test(tail.err()) ? true : undefined));
+      assert.equal((await cli(["run", sourceId])).code, 0);
+      const fresh = await until("a new event on the tail", () =>
+        tail
+          .out()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { id: string; event: unknown })
+          .find((e) => !known.has(e.id)),
+      );
+      assert.deepEqual(fresh.event, { greeting: "hello world", count: 3 });
+    } finally {
+      tail.child.kill("SIGKILL");
+    }
+  });
+
+  it("delete removes the source", async () => {
+    const r = await cli(["delete", sourceId, "--json"]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(JSON.parse(r.out), { deleted: sourceId });
+    const list = await cli(["list", "sources", "--json"]);
+    assert.ok(!JSON.parse(list.out).some((s: { id: string }) => s.id === sourceId));
+    const again = await cli(["delete", sourceId]);
+    assert.equal(again.code, 1);
+    assert.match(again.err, /error: /);
+  });
+});
