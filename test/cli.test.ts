@@ -175,6 +175,38 @@ export default {
     }
   });
 
+  it("update redeploys with new code; logs shows its console output", async () => {
+    writeFileSync(join(work, "v2.js"), `import { greet } from "./greet.js";\nexport default { props: { label: { type: "string" } }, run() { console.log(greet("logs")); this.$emit({ v: 2 }); } };\n`);
+    const u = await cli(["update", sourceId, join(work, "v2.js"), "--json"]);
+    assert.equal(u.code, 0, u.err);
+    assert.equal(JSON.parse(u.out).id, sourceId);
+    assert.equal((await cli(["run", sourceId])).code, 0);
+    await until("the log line", async () => {
+      const l = await cli(["logs", sourceId]);
+      return /hello logs/.test(l.out) ? true : undefined;
+    });
+  });
+
+  it("subscribe, list subscriptions, unsubscribe; users create prints a working key", async () => {
+    writeFileSync(join(work, "listener.js"), `export default { run(e) { this.$emit({ got: e }); } };\n`);
+    const listener = JSON.parse((await cli(["deploy", join(work, "listener.js"), "--json"])).out).id as string;
+    const sub = await cli(["subscribe", sourceId, listener, "--json"]);
+    assert.equal(sub.code, 0, sub.err);
+    assert.equal(JSON.parse(sub.out).listener_id, listener);
+    const subs = await cli(["list", "subscriptions"]);
+    assert.match(subs.out, new RegExp(`${sourceId}\\s+${listener}`));
+    assert.equal((await cli(["unsubscribe", sourceId, listener])).code, 0);
+    assert.deepEqual(JSON.parse((await cli(["list", "subscriptions", "--json"])).out), []);
+    assert.equal((await cli(["delete", listener])).code, 0);
+
+    const created = await cli(["users", "create", "carol", "carol@example.com", "--json"]);
+    assert.equal(created.code, 0, created.err);
+    const key = JSON.parse(created.out).api_key as string;
+    const carol = await cli(["list", "sources", "--json"], { TRIBUTARY_API_KEY: key });
+    assert.equal(carol.code, 0, carol.err);
+    assert.deepEqual(JSON.parse(carol.out), []);
+  });
+
   it("delete removes the source", async () => {
     const r = await cli(["delete", sourceId, "--json"]);
     assert.equal(r.code, 0, r.err);

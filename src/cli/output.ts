@@ -36,7 +36,8 @@ export function printTable(head: string[], rows: (string | number | undefined | 
 const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 export function ago(ms: number | string | undefined | null, now = Date.now()): string {
   if (ms === undefined || ms === null || ms === "") return "";
-  const t = typeof ms === "number" ? ms : Date.parse(ms);
+  // the API's created_at/updated_at are Unix seconds; event times are milliseconds
+  const t = typeof ms === "number" ? (ms < 1e11 ? ms * 1000 : ms) : Date.parse(ms);
   if (!Number.isFinite(t)) return String(ms);
   const s = Math.round((t - now) / 1000);
   const abs = Math.abs(s);

@@ -12,10 +12,17 @@ function kindOf(id: string): "sources" | "workflows" {
   throw new CliError(`not a source or workflow id: ${id}`, "source ids start with dc_, workflow ids with p_");
 }
 
+/** a $logs event's lines as text, else the summary or the event's JSON */
+function text(s: Summary): string {
+  const ev = s.event as { lines?: { level?: string; msg?: string }[] } | undefined;
+  if (ev && Array.isArray(ev.lines)) return ev.lines.map((l) => (l.level && l.level !== "log" ? `[${l.level}] ` : "") + (l.msg ?? "")).join("\n");
+  return s.metadata?.summary ?? JSON.stringify(s.event) ?? "";
+}
+
 function line(s: Summary, json?: boolean): string {
   if (json) return JSON.stringify(s);
   const t = s.metadata?.ts ?? s.indexed_at_ms;
-  const body = s.metadata?.summary ?? JSON.stringify(s.event);
+  const body = text(s);
   return `${colors.dim(t ? new Date(t).toISOString() : s.id)} ${body}`;
 }
 
@@ -35,8 +42,8 @@ export async function events(id: string, opts: { follow?: boolean; stream?: stri
   printTable(
     ["ID", "WHEN", "EVENT"],
     rows.map((s) => {
-      const text = s.metadata?.summary ?? JSON.stringify(s.event) ?? "";
-      return [s.id, ago(s.metadata?.ts ?? s.indexed_at_ms), text.length > 100 ? text.slice(0, 97) + "..." : text];
+      const body = text(s);
+      return [s.id, ago(s.metadata?.ts ?? s.indexed_at_ms), body.length > 100 ? body.slice(0, 97) + "..." : body];
     }),
   );
 }

@@ -47,8 +47,8 @@ export async function list(kind: string, opts: { json?: boolean }): Promise<void
       break;
     default:
       rows = (unwrap(await client.GET("/v1/components/registry")) as { data: Row[] }).data;
-      head = ["KEY", "NAME", "VERSION", "DESCRIPTION"];
-      cells = (r) => [r.key, r.name, r.version, typeof r.description === "string" && r.description.length > 60 ? r.description.slice(0, 57) + "..." : r.description];
+      head = ["ID", "KEY", "NAME", "VERSION", "DESCRIPTION"];
+      cells = (r) => [r.id, r.key, r.name, r.version, typeof r.description === "string" && r.description.length > 60 ? r.description.slice(0, 57) + "..." : r.description];
   }
   if (opts.json) return printJson(rows);
   printTable(head, rows.map((r) => cells(r) as string[]));
