@@ -4,6 +4,21 @@ import { ago, CliError, printJson, printTable, unwrap } from "../output.ts";
 type Row = Record<string, any>;
 const KINDS = ["sources", "workflows", "subscriptions", "webhooks", "components", "accounts", "registry"] as const;
 
+interface Page { data: Row[]; page_info?: { end_cursor?: string; total_count?: number; count?: number } }
+
+/** every page of a list (pages of 100, following end_cursor) */
+async function all(page: (query: { limit: number; after?: string }) => Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<Row[]> {
+  const rows: Row[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const p = unwrap(await page({ limit: 100, ...(after ? { after } : {}) })) as Page;
+    rows.push(...p.data);
+    const next = p.page_info?.end_cursor;
+    if (p.data.length < 100 || !next || next === after) return rows;
+    after = next;
+  }
+}
+
 function when(r: Row): string {
   return ago(r.updated_at ?? r.created_at);
 }
@@ -16,12 +31,12 @@ export async function list(kind: string, opts: { json?: boolean }): Promise<void
   let cells: (r: Row) => unknown[];
   switch (kind) {
     case "sources":
-      rows = (unwrap(await client.GET("/v1/users/me/sources/")) as { data: Row[] }).data;
+      rows = await all((query) => client.GET("/v1/users/me/sources/", { params: { query } }));
       head = ["ID", "NAME", "COMPONENT", "ACTIVE", "UPDATED"];
       cells = (r) => [r.id, r.name, r.component_key ?? r.component_id, r.active === false ? "no" : "yes", when(r)];
       break;
     case "workflows":
-      rows = (unwrap(await client.GET("/v1/users/me/workflows")) as { data: Row[] }).data;
+      rows = await all((query) => client.GET("/v1/users/me/workflows", { params: { query } }));
       head = ["ID", "NAME", "ACTIVE", "UPDATED"];
       cells = (r) => [r.id, r.name, r.active === false ? "no" : "yes", when(r)];
       break;
@@ -31,22 +46,22 @@ export async function list(kind: string, opts: { json?: boolean }): Promise<void
       cells = (r) => [r.id, r.emitter_id, r.listener_id, r.event_name || "default"];
       break;
     case "webhooks":
-      rows = (unwrap(await client.GET("/v1/users/me/webhooks")) as { data: Row[] }).data;
+      rows = await all((query) => client.GET("/v1/users/me/webhooks", { params: { query } }));
       head = ["ID", "NAME", "URL", "CREATED"];
       cells = (r) => [r.id, r.name, r.url, ago(r.created_at)];
       break;
     case "components":
-      rows = (unwrap(await client.GET("/v1/users/me/components")) as { data: Row[] }).data;
+      rows = await all((query) => client.GET("/v1/users/me/components", { params: { query } }));
       head = ["ID", "KEY", "NAME", "VERSION", "CREATED"];
       cells = (r) => [r.id, r.key, r.name, r.version, ago(r.created_at)];
       break;
     case "accounts":
-      rows = (unwrap(await client.GET("/v1/users/me/accounts")) as { data: Row[] }).data;
+      rows = await all((query) => client.GET("/v1/users/me/accounts", { params: { query } }));
       head = ["ID", "APP", "NAME", "CREATED"];
       cells = (r) => [r.id, r.app ?? r.app_slug, r.name, ago(r.created_at)];
       break;
     default:
-      rows = (unwrap(await client.GET("/v1/components/registry")) as { data: Row[] }).data;
+      rows = await all((query) => client.GET("/v1/components/registry", { params: { query } }));
       head = ["ID", "KEY", "NAME", "VERSION", "DESCRIPTION"];
       cells = (r) => [r.id, r.key, r.name, r.version, typeof r.description === "string" && r.description.length > 60 ? r.description.slice(0, 57) + "..." : r.description];
   }
