@@ -207,6 +207,33 @@ export default {
     assert.deepEqual(JSON.parse(carol.out), []);
   });
 
+  it("dev deploys, redeploys on a save of an imported file, prints events and logs, and deletes on Ctrl-C", async () => {
+    writeFileSync(join(work, "dev-lib.js"), `export const v = "one";\n`);
+    writeFileSync(join(work, "dev.js"), `import { v } from "./dev-lib.js";\nexport default { run() { console.log("log", v); this.$emit({ v }); } };\n`);
+    const d = start(["dev", join(work, "dev.js")]);
+    try {
+      const id = await until("the dev deploy", () => /deployed (dc_\S+);/.exec(d.err())?.[1]);
+      // the three tails connect right after the deploy; run until the first event shows
+      await until("the first event", async () => {
+        if (/event \{"v":"one"\}/.test(d.out())) return true;
+        await cli(["run", id]);
+        await new Promise((r) => setTimeout(r, 300));
+        return undefined;
+      });
+      await until("the log line", () => (/log\s+log one/.test(d.out()) ? true : undefined));
+      writeFileSync(join(work, "dev-lib.js"), `export const v = "two";\n`);
+      await until("the redeploy", () => (/redeployed/.test(d.err()) ? true : undefined));
+      assert.equal((await cli(["run", id])).code, 0);
+      await until("the new event", () => (/event \{"v":"two"\}/.test(d.out()) ? true : undefined));
+      d.child.kill("SIGINT");
+      assert.equal(await d.done, 0, d.err());
+      assert.match(d.err(), new RegExp(`deleted ${id}`));
+      assert.equal((await cli(["events", id])).code, 1);
+    } finally {
+      d.child.kill("SIGKILL");
+    }
+  });
+
   it("delete removes the source", async () => {
     const r = await cli(["delete", sourceId, "--json"]);
     assert.equal(r.code, 0, r.err);

@@ -4,6 +4,15 @@ import { fail } from "./output.ts";
 
 // The `tributary` CLI. Commands load their modules lazily so that a quick one stays quick.
 
+// run through the launcher on an older node: end with it, even when it is killed outright
+const launcher = Number(process.env.TRIBUTARY_LAUNCHER_PID);
+delete process.env.TRIBUTARY_LAUNCHER_PID;
+if (launcher) {
+  setInterval(() => {
+    if (process.ppid !== launcher) process.kill(process.pid, "SIGTERM");
+  }, 250).unref();
+}
+
 const program = new Command("tributary")
   .description("Tributary: deploy event sources, read and tail their events")
   .showHelpAfterError()
@@ -34,6 +43,8 @@ program.command("subscribe <emitter> <listener>").description("route EMITTER's e
   .action(async (e, l, o) => (await import("./commands/misc.ts")).subscribe(e, l, o));
 program.command("unsubscribe <emitter> <listener>").description("stop routing EMITTER's events to LISTENER").option("--stream <name>").option(...json)
   .action(async (e, l, o) => (await import("./commands/misc.ts")).unsubscribe(e, l, o));
+program.command("dev <file>").description("deploy FILE, redeploy it on every save, print its events, logs and errors live (Ctrl-C deletes it)").option("--name <name>").option("--prop <k=v>", "a prop; repeatable", collect).option(...json)
+  .action(async (file, o) => (await import("./commands/dev.ts")).dev(file, o));
 const users = program.command("users").description("user administration (admin key)");
 users.command("create <username> <email>").description("create a user and print its API key").option(...json)
   .action(async (u, e, o) => (await import("./commands/misc.ts")).createUser(u, e, o));

@@ -2,7 +2,7 @@
 // The `tributary` bin. The CLI is TypeScript run by Node >= 24's type stripping; this launcher
 // runs under whatever `node` the shebang finds: on Node >= 24 it loads main.ts in-process, on an
 // older Node it re-executes itself with the Node 24 the project ships (node_modules/node).
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import module from "node:module";
 import process from "node:process";
 import { existsSync, realpathSync } from "node:fs";
@@ -25,7 +25,18 @@ if (major >= 24) {
     process.stderr.write(`tributary needs Node >= 24 (this is ${process.version}); run npm install in ${root}\n`);
     process.exit(1);
   }
-  const r = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
-  if (r.signal) process.kill(process.pid, r.signal);
-  process.exit(r.status ?? 1);
+  // the child gets the signals sent to this process (a terminal's Ctrl-C reaches both anyway), and
+  // exits by itself if this process is killed outright (TRIBUTARY_LAUNCHER_PID: see main.ts)
+  const child = spawn(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: { ...process.env, TRIBUTARY_LAUNCHER_PID: String(process.pid) },
+  });
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => child.kill(sig));
+  child.on("exit", (code, signal) => {
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
 }

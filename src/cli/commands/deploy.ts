@@ -4,6 +4,11 @@ import { CliError, colors, parseProps, printJson, unwrap, withSpinner } from "..
 
 /** The file with its local relative imports inlined; bare imports stay for the server to resolve. */
 export async function bundle(file: string): Promise<string> {
+  return (await bundleWithInputs(file)).code;
+}
+
+/** the bundle and the local files that went into it (to watch) */
+export async function bundleWithInputs(file: string): Promise<{ code: string; inputs: string[] }> {
   const { build } = await import("esbuild");
   try {
     const out = await build({
@@ -12,6 +17,7 @@ export async function bundle(file: string): Promise<string> {
       format: "esm",
       platform: "neutral",
       write: false,
+      metafile: true,
       logLevel: "silent",
       plugins: [
         {
@@ -22,7 +28,7 @@ export async function bundle(file: string): Promise<string> {
         },
       ],
     });
-    return out.outputFiles[0]!.text;
+    return { code: out.outputFiles[0]!.text, inputs: Object.keys(out.metafile.inputs).map((p) => resolve(p)) };
   } catch (err) {
     const e = err as { errors?: { text: string; location?: { file: string; line: number } }[]; message: string };
     const first = e.errors?.[0];

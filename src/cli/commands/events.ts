@@ -4,7 +4,7 @@ import { ago, CliError, colors, errColors, printJson, printTable, unwrap } from 
 // `events ID` and `logs ID` (the $logs stream): the latest page, or with -f a live tail of the
 // SSE stream that reconnects with Last-Event-ID after a dropped connection (eventsource does that).
 
-interface Summary { id: string; indexed_at_ms?: number; event?: unknown; metadata?: { name?: string; summary?: string; ts?: number } }
+export interface Summary { id: string; indexed_at_ms?: number; event?: unknown; metadata?: { name?: string; summary?: string; ts?: number } }
 
 function kindOf(id: string): "sources" | "workflows" {
   if (id.startsWith("p_")) return "workflows";
@@ -13,7 +13,7 @@ function kindOf(id: string): "sources" | "workflows" {
 }
 
 /** a $logs event's lines as text, else the summary or the event's JSON */
-function text(s: Summary): string {
+export function text(s: Summary): string {
   const ev = s.event as { lines?: { level?: string; msg?: string }[] } | undefined;
   if (ev && Array.isArray(ev.lines)) return ev.lines.map((l) => (l.level && l.level !== "log" ? `[${l.level}] ` : "") + (l.msg ?? "")).join("\n");
   return s.metadata?.summary ?? JSON.stringify(s.event) ?? "";
@@ -48,7 +48,14 @@ export async function events(id: string, opts: { follow?: boolean; stream?: stri
   );
 }
 
-export async function tail(kind: "sources" | "workflows", id: string, stream: string | undefined, json: boolean | undefined, onEvent?: (s: Summary) => void): Promise<void> {
+export async function tail(
+  kind: "sources" | "workflows",
+  id: string,
+  stream: string | undefined,
+  json: boolean | undefined,
+  onEvent?: (s: Summary) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const { profile } = api();
   const { EventSource } = await import("eventsource");
   const url = new URL(`${profile.url}/${kind}/${encodeURIComponent(id)}/sse`);
@@ -66,7 +73,7 @@ export async function tail(kind: "sources" | "workflows", id: string, stream: st
       return res;
     },
   });
-  es.onopen = () => process.stderr.write(errColors.dim(`following ${id}${stream ? ` (${stream})` : ""}; Ctrl-C to stop`) + "\n");
+  if (!signal) es.onopen = () => process.stderr.write(errColors.dim(`following ${id}${stream ? ` (${stream})` : ""}; Ctrl-C to stop`) + "\n");
   es.onmessage = (m) => {
     let s: Summary;
     try {
@@ -81,14 +88,17 @@ export async function tail(kind: "sources" | "workflows", id: string, stream: st
     if (fatal || es.readyState === es.CLOSED) {
       es.close();
       done();
-    } else process.stderr.write(errColors.dim("connection lost; reconnecting...") + "\n");
+    } else if (!signal) process.stderr.write(errColors.dim("connection lost; reconnecting...") + "\n");
   };
   const stop = () => {
     es.close();
     done();
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  if (signal) signal.addEventListener("abort", stop, { once: true });
+  else {
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  }
   await finished;
   if (fatal) throw fatal;
 }
