@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startApp, type TestApp } from "./helpers.ts";
+import { restart, startApp, type TestApp } from "./helpers.ts";
 
 // The `tributary` CLI: the real bin (package.json's bin entry, run by whatever `node` the PATH
 // has first: the launcher re-executes on Node 24 when it is older) against a real service over
@@ -16,13 +16,49 @@ const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8
 
 interface Proc { child: ChildProcess; out: () => string; err: () => string; done: Promise<number> }
 
+const running: ChildProcess[] = [];
+
+function start(args: string[], env: Record<string, string>): Proc {
+  // the system PATH: the bin's `#!/usr/bin/env node` finds whatever node is there
+  const child = spawn(BIN, args, { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  running.push(child);
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const done = new Promise<number>((resolve) => child.on("close", (code) => resolve(code ?? -1)));
+  return { child, out: () => out, err: () => err, done };
+}
+
+async function run(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+  const p = start(args, env);
+  try {
+    const code = await p.done;
+    return { code, out: p.out(), err: p.err() };
+  } finally {
+    if (p.child.exitCode === null) p.child.kill("SIGKILL");
+  }
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+after(() => {
+  for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+});
+
 describe("tributary CLI", () => {
   let t: TestApp;
   let url = "";
   let home = "";
   let work = "";
-  const running: ChildProcess[] = [];
-
   before(async () => {
     t = await startApp();
     await t.app.http.listen({ port: 0, host: "127.0.0.1" });
@@ -31,46 +67,15 @@ describe("tributary CLI", () => {
     work = mkdtempSync(join(tmpdir(), "tributary-cli-src-"));
   });
   after(async () => {
-    for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
     await t.close();
     rmSync(home, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
   });
 
-  function start(args: string[], env: Record<string, string> = {}): Proc {
-    // the system PATH: the bin's `#!/usr/bin/env node` finds whatever node is there
-    const child = spawn(BIN, args, {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: join(home, "config"), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    running.push(child);
-    let out = "";
-    let err = "";
-    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-    const done = new Promise<number>((resolve) => child.on("close", (code) => resolve(code ?? -1)));
-    return { child, out: () => out, err: () => err, done };
-  }
-
-  async function cli(args: string[], env?: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
-    const p = start(args, env);
-    try {
-      const code = await p.done;
-      return { code, out: p.out(), err: p.err() };
-    } finally {
-      if (p.child.exitCode === null) p.child.kill("SIGKILL");
-    }
-  }
-
-  async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const start0 = start;
+  const envOf = (env: Record<string, string>) => ({ HOME: home, XDG_CONFIG_HOME: join(home, "config"), ...env });
+  const startCli = (args: string[], env: Record<string, string> = {}) => start0(args, envOf(env));
+  const cli = (args: string[], env: Record<string, string> = {}) => run(args, envOf(env));
 
   let sourceId = "";
 
@@ -157,7 +162,7 @@ export default {
   it("events -f prints an event that arrives after it started", async () => {
     const before = JSON.parse((await cli(["events", sourceId, "--json"])).out) as { id: string }[];
     const known = new Set(before.map((e) => e.id));
-    const tail = start(["events", sourceId, "-f", "--json"]);
+    const tail = startCli(["events", sourceId, "-f", "--json"]);
     try {
       await until("the tail to connect", () => (/following/.test(tail.err()) ? true : undefined));
       assert.equal((await cli(["run", sourceId])).code, 0);
@@ -210,7 +215,7 @@ export default {
   it("dev deploys, redeploys on a save of an imported file, prints events and logs, and deletes on Ctrl-C", async () => {
     writeFileSync(join(work, "dev-lib.js"), `export const v = "one";\n`);
     writeFileSync(join(work, "dev.js"), `import { v } from "./dev-lib.js";\nexport default { run() { console.log("log", v); this.$emit({ v }); } };\n`);
-    const d = start(["dev", join(work, "dev.js")]);
+    const d = startCli(["dev", join(work, "dev.js")]);
     try {
       const id = await until("the dev deploy", () => /deployed (dc_\S+);/.exec(d.err())?.[1]);
       // the three tails connect right after the deploy; run until the first event shows
@@ -243,5 +248,42 @@ export default {
     const again = await cli(["delete", sourceId]);
     assert.equal(again.code, 1);
     assert.match(again.err, /error: /);
+  });
+});
+
+describe("tributary events -f across a service restart", () => {
+  it("reconnects (with Last-Event-ID) after the service restarts: a later event arrives, none twice", async () => {
+    const first = await startApp();
+    let second: TestApp | undefined;
+    const home = mkdtempSync(join(tmpdir(), "tributary-cli-home-"));
+    try {
+      await first.app.http.listen({ port: 0, host: "127.0.0.1" });
+      const port = (first.app.http.server.address() as AddressInfo).port;
+      const env = { HOME: home, XDG_CONFIG_HOME: home, TRIBUTARY_URL: `http://127.0.0.1:${port}`, TRIBUTARY_API_KEY: first.adminKey };
+      writeFileSync(join(home, "c.js"), `export default { run() { this.$emit({ n: Date.now() }); } };\n`);
+      const id = JSON.parse((await run(["deploy", join(home, "c.js"), "--json"], env)).out).id as string;
+      const tail = start(["events", id, "-f", "--json"], env);
+      try {
+        const lines = () => tail.out().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { id: string });
+        await until("the tail to connect", () => (/following/.test(tail.err()) ? true : undefined));
+        assert.equal((await run(["run", id], env)).code, 0);
+        await until("the first event", () => (lines().length === 1 ? true : undefined));
+        await first.app.close();
+        await until("the tail to notice", () => (/reconnecting/.test(tail.err()) ? true : undefined));
+        second = await restart(first);
+        await second.app.http.listen({ port, host: "127.0.0.1" });
+        assert.equal((await run(["run", id], env)).code, 0);
+        await until("the second event", () => (lines().length >= 2 ? true : undefined));
+        await until("the tail to reconnect", () => ((tail.err().match(/following/g) ?? []).length >= 2 ? true : undefined));
+        const ids = lines().map((e) => e.id);
+        assert.equal(new Set(ids).size, ids.length, `no event twice: ${ids.join(", ")}`);
+      } finally {
+        tail.child.kill("SIGKILL");
+      }
+    } finally {
+      await second?.close();
+      await first.close();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
