@@ -239,6 +239,21 @@ export default {
     }
   });
 
+  it("run --event sends the event to an HTTP source's endpoint", async () => {
+    writeFileSync(join(work, "http.js"), `export default { props: { http: "$.interface.http" }, run(e) { this.$emit(e.body); } };\n`);
+    const id = JSON.parse((await cli(["deploy", join(work, "http.js"), "--json"])).out).id as string;
+    const r = await cli(["run", id, "--event", `{"hello":"world"}`]);
+    assert.equal(r.code, 0, r.err);
+    await until("the sent event", async () => {
+      const rows = JSON.parse((await cli(["events", id, "--json"])).out) as { event: unknown }[];
+      return rows.some((e) => JSON.stringify(e.event) === `{"hello":"world"}`) ? true : undefined;
+    });
+    const bad = await cli(["run", id, "--event", "{nope"]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /not JSON/);
+    assert.equal((await cli(["delete", id])).code, 0);
+  });
+
   it("delete removes the source", async () => {
     const r = await cli(["delete", sourceId, "--json"]);
     assert.equal(r.code, 0, r.err);

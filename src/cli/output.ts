@@ -105,3 +105,15 @@ export function parseProps(pairs: string[] = []): Record<string, unknown> {
   }
   return props;
 }
+
+/** the first endpoint_url anywhere in an API object (an HTTP source's prop, a workflow's trigger) */
+export function findEndpoint(value: unknown): string | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const o = value as Record<string, unknown>;
+  if (typeof o.endpoint_url === "string") return o.endpoint_url;
+  for (const v of Object.values(o)) {
+    const found = findEndpoint(v);
+    if (found) return found;
+  }
+  return undefined;
+}

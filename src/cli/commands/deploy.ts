@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { api } from "../profile.ts";
-import { CliError, colors, parseProps, printJson, unwrap, withSpinner } from "../output.ts";
+import { CliError, colors, findEndpoint, parseProps, printJson, unwrap, withSpinner } from "../output.ts";
 
 /** The file with its local relative imports inlined; bare imports stay for the server to resolve. */
 export async function bundle(file: string): Promise<string> {
@@ -36,12 +36,13 @@ export async function bundleWithInputs(file: string): Promise<{ code: string; in
   }
 }
 
-interface SourceOut { id: string; name?: string; endpoint_url?: string | null; [k: string]: unknown }
+interface SourceOut { id: string; name?: string; [k: string]: unknown }
 
 function show(verb: string, src: SourceOut, json?: boolean): void {
   if (json) return printJson(src);
   process.stdout.write(`${verb} ${colors.bold(src.id)}${src.name ? ` (${src.name})` : ""}\n`);
-  if (src.endpoint_url) process.stdout.write(`endpoint: ${colors.cyan(String(src.endpoint_url))}\n`);
+  const endpoint = findEndpoint(src);
+  if (endpoint) process.stdout.write(`endpoint: ${colors.cyan(endpoint)}\n`);
 }
 
 export async function deploy(file: string, opts: { name?: string; prop?: string[]; json?: boolean }): Promise<SourceOut> {

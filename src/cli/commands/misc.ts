@@ -1,17 +1,30 @@
 import { api } from "../profile.ts";
-import { CliError, colors, printJson, unwrap, withSpinner } from "../output.ts";
+import { CliError, colors, findEndpoint, printJson, unwrap, withSpinner } from "../output.ts";
 
 // run, delete, subscribe, unsubscribe, users create
 
 export async function run(id: string, opts: { event?: string; json?: boolean }): Promise<void> {
-  const { client } = api();
+  const { client, profile } = api();
   if (opts.event !== undefined) {
+    let event: unknown;
     try {
-      JSON.parse(opts.event);
+      event = JSON.parse(opts.event);
     } catch {
       throw new CliError("--event: not JSON", `e.g. --event '{"hello":"world"}'`);
     }
-    throw new CliError("--event is not supported: the API's run endpoints take no event", "send the event to the source's endpoint URL instead (an HTTP source)");
+    // the run endpoints take no event: an HTTP source or workflow gets it at its endpoint,
+    // reached through the profile's URL (the public URL may not be reachable from here)
+    const p = { params: { path: { id } } };
+    const found = id.startsWith("p_") ? unwrap(await client.GET("/v1/workflows/{id}", p)) : unwrap(await client.GET("/v1/sources/{id}", p));
+    const endpoint = findEndpoint(found);
+    if (!endpoint) throw new CliError(`${id} has no HTTP endpoint to send --event to`, "run it without --event, or give the component an $.interface.http prop");
+    const u = new URL(endpoint);
+    const res = await fetch(`${profile.url}${u.pathname}${u.search}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(event) });
+    const body = await res.text();
+    if (!res.ok) throw new CliError(`the endpoint answered ${res.status}: ${body.slice(0, 200)}`);
+    if (opts.json) printJson({ sent: event, status: res.status });
+    else process.stdout.write(`Sent the event to ${colors.bold(id)} (${res.status}); see \`tributary events ${id}\`\n`);
+    return;
   }
   let res;
   if (id.startsWith("dc_")) res = await withSpinner(`Running ${id}`, Boolean(opts.json), () => client.POST("/v1/sources/{id}/run", { params: { path: { id } } }));
