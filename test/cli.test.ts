@@ -266,6 +266,29 @@ export default {
   });
 });
 
+describe("tributary deploy's bundle", () => {
+  it("inlines relative imports and leaves bare ones (packages, node:) for the server", async () => {
+    const { bundle } = await import("../src/cli/commands/deploy.ts");
+    const dir = mkdtempSync(join(tmpdir(), "tributary-cli-bundle-"));
+    try {
+      writeFileSync(join(dir, "lib.js"), `export const inlined = "from-lib";\n`);
+      writeFileSync(
+        join(dir, "c.js"),
+        `import { inlined } from "./lib.js";\nimport dayjs from "dayjs";\nimport { createHash } from "node:crypto";\nimport get from "lodash/get";\nexport default { run() { this.$emit({ inlined, d: typeof dayjs, h: typeof createHash, g: typeof get }); } };\n`,
+      );
+      const code = await bundle(join(dir, "c.js"));
+      assert.match(code, /"from-lib"/);
+      assert.doesNotMatch(code, /\.\/lib\.js/);
+      assert.match(code, /from "dayjs"/);
+      assert.match(code, /from "node:crypto"/);
+      assert.match(code, /from "lodash\/get"/);
+      assert.match(code, /export \{[^}]*as default/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("tributary events -f across a service restart", () => {
   it("reconnects (with Last-Event-ID) after the service restarts: a later event arrives, none twice", async () => {
     const first = await startApp();
