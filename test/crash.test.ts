@@ -179,7 +179,7 @@ test("kill -9 mid-drive loses no 2xx-acknowledged HTTP request, and the runners 
     assert.equal(first.child.signalCode, "SIGKILL");
     await stopped;
     // runners must not outlive their service (nobody would ever stop them)
-    await until(`runners ${runners.join(", ")} to exit after their service was killed`, 10_000, () => runners.every((p) => !alive(p)));
+    await until(`runners ${runners.join(", ")} to exit after their service was killed`, 20_000, () => runners.every((p) => !alive(p)));
 
     // restart on the same data; wait until every acknowledged request has its event
     const second = await start(env);

@@ -90,12 +90,15 @@ process.on("unhandledRejection", (e) => {
 });
 
 // The host owns our lifetime: when its end of the channel closes, there is nobody to answer.
-process.on("disconnect", () => process.exit(0));
+// The runner keeps nothing worth cleaning up, and an orderly exit can wait on isolates still
+// running, so it ends at once.
+const die = () => process.kill(process.pid, "SIGKILL");
+process.on("disconnect", die);
 // ...and if it closed while this process was still starting, the event has already been missed.
-if (!process.connected) process.exit(0);
+if (!process.connected) die();
 // A host killed with SIGKILL does not always close the channel in a way this process notices
 // (seen once in six kill -9 runs: a runner outlived its host). Being re-parented says it too.
 const parent = process.ppid;
 setInterval(() => {
-  if (process.ppid !== parent) process.exit(0);
+  if (process.ppid !== parent) die();
 }, 1000).unref();
