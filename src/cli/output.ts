@@ -48,7 +48,9 @@ export function ago(ms: number | string | undefined | null, now = Date.now()): s
 }
 
 export async function withSpinner<T>(text: string, json: boolean, work: () => Promise<T>): Promise<T> {
-  if (json || !process.stderr.isTTY) return work();
+  // a terminal that reports no width (0 columns, e.g. some ptys) would make the spinner's
+  // line count infinite: no spinner there
+  if (json || !process.stderr.isTTY || !(process.stderr.columns > 0)) return work();
   const { createSpinner } = await import("nanospinner");
   const spinner = createSpinner(text, { stream: process.stderr }).start();
   try {
