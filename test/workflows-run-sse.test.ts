@@ -1,6 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { assertErrorEnvelope, detailFields, startApp, waitFor, type TestApp } from "./helpers.ts";
+import { connect } from "./sse-client.ts";
 
 // POST /v1/workflows/{id}/run and GET /workflows/{id}/sse, as their source counterparts.
 
@@ -12,44 +13,6 @@ interface User {
 /** emits the trigger's event as the raw event, and logs `log` (on $logs) when the event has one */
 const ECHO = `export default { async run({ steps, $ }) { $.send.emit({ raw_event: steps.trigger.event }); if (steps.trigger.event && steps.trigger.event.log) console.log("logged " + steps.trigger.event.log); } };`;
 
-interface SseClient {
-  status: number;
-  headers: Headers;
-  text(): string;
-  messages(): { id: string; data: any }[];
-  ended: Promise<void>;
-  close(): void;
-}
-
-async function connect(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
-  const ac = new AbortController();
-  const res = await fetch(url, { headers, signal: ac.signal });
-  let buf = "";
-  const ended = (async () => {
-    if (!res.body) return;
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of res.body) buf += decoder.decode(chunk as Uint8Array, { stream: true });
-    } catch {
-      // aborted by close()
-    }
-  })();
-  return {
-    status: res.status,
-    headers: res.headers,
-    text: () => buf,
-    messages: () =>
-      buf
-        .split("\n\n")
-        .filter((block) => block.startsWith("id: "))
-        .map((block) => {
-          const lines = block.split("\n");
-          return { id: lines[0].slice(4), data: JSON.parse(lines[1].slice(6)) };
-        }),
-    ended,
-    close: () => ac.abort(),
-  };
-}
 
 describe("workflow run and SSE", () => {
   let t: TestApp;

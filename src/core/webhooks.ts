@@ -28,19 +28,8 @@ export interface WebhookView {
   updated_at: number;
 }
 
-/** One delivery in a webhook's history. */
-export interface WebhookDeliveryView {
-  id: string;
-  event_id: string;
-  emitter_id: string;
-  status: "pending" | "delivered" | "failed";
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at_ms: number | null;
-  created_at_ms: number;
-  delivered_at_ms: number | null;
-}
+/** One delivery in a webhook's history, as the API shows it: the stored row without its owners. */
+export type WebhookDeliveryView = Omit<WebhookDeliveryRow, "webhook_id" | "user_id">;
 
 const MAX_URL = 2048;
 
