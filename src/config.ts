@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { cpus } from "node:os";
+import { cpus, hostname } from "node:os";
 import { openFilesLimit } from "./lib/open-files-limit.ts";
 
 // One typed object, resolved once from env (and `--flag=value` arguments), with defaults that
@@ -54,6 +54,14 @@ export interface Config {
   corsOrigins: string[];
   /** when set, GET /metrics needs it as a Bearer token */
   metricsToken?: string;
+  /** TRIBUTARY_DASHBOARD: false = no web dashboard at / */
+  dashboard: boolean;
+  // -- several nodes (one PostgreSQL, a Redis bus) --
+  /** "memory": one node; "redis": several nodes on one PostgreSQL share a Redis pub/sub bus */
+  bus: "memory" | "redis";
+  redisUrl?: string;
+  /** this node's name in leases and logs (default: host name + pid) */
+  nodeId: string;
 }
 
 // --- HTTP connection limits (the HTTP edge) ---
@@ -161,6 +169,11 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     throw new Error(`TRIBUTARY_STORE must be "sqlite" or "postgres", got "${store}"`);
   }
   if (store === "postgres" && !e.DATABASE_URL) throw new Error("TRIBUTARY_STORE=postgres needs DATABASE_URL");
+  const bus = (e.TRIBUTARY_BUS || "memory").toLowerCase();
+  if (bus !== "memory" && bus !== "redis") throw new Error(`TRIBUTARY_BUS must be "memory" or "redis", got "${bus}"`);
+  if (bus === "redis" && !e.REDIS_URL) throw new Error("TRIBUTARY_BUS=redis needs REDIS_URL");
+  // several nodes share one database: the embedded store is one process's file
+  if (bus === "redis" && store !== "postgres") throw new Error("TRIBUTARY_BUS=redis needs TRIBUTARY_STORE=postgres (several nodes share one PostgreSQL)");
   const publicHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   const invocationTimeoutMs = Math.min(300_000, int("TRIBUTARY_INVOCATION_TIMEOUT_MS", e.TRIBUTARY_INVOCATION_TIMEOUT_MS, 30_000, 100));
   return {
@@ -197,5 +210,9 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     npmCacheMb: int("TRIBUTARY_NPM_CACHE_MB", e.TRIBUTARY_NPM_CACHE_MB, 2048, 1),
     corsOrigins: corsOrigins(e.TRIBUTARY_CORS_ORIGINS),
     metricsToken: e.TRIBUTARY_METRICS_TOKEN || undefined,
+    dashboard: onOff("TRIBUTARY_DASHBOARD", e.TRIBUTARY_DASHBOARD, true),
+    bus,
+    redisUrl: e.REDIS_URL || undefined,
+    nodeId: e.TRIBUTARY_NODE_ID || `${hostname()}-${process.pid}`,
   };
 }
