@@ -1,11 +1,12 @@
 import { benchApi } from "./api.ts";
+import { benchCliDev } from "./cli-dev.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchPackages } from "./packages.ts";
 import { benchSse } from "./sse.ts";
 import { benchTimers } from "./timers.ts";
 
-// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages]`: every figure beside a bare
+// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev]`: every figure beside a bare
 // node:http server measured in the same run, so the ratios survive a noisy machine. Each bench
 // starts its own service (fresh data dir) and stops it. Without --seconds the API, ingest and
 // live-latency benches load for 10 s each, the timers bench measures a 30 s window, the
@@ -22,6 +23,8 @@ const benches: Record<string, () => Promise<void>> = {
   timers: () => benchTimers(seconds(30)),
   deliveries: () => benchDeliveries(seconds(20)),
   packages: () => benchPackages(seconds(10)),
+  // five saves under `tributary dev`; not a load test, so --seconds doesn't apply
+  "cli-dev": () => benchCliDev(),
 };
 const only = (arg("only") ?? Object.keys(benches).join(",")).split(",").filter(Boolean);
 const unknown = only.filter((n) => !(n in benches));

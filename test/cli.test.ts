@@ -254,6 +254,94 @@ export default {
     assert.equal((await cli(["delete", id])).code, 0);
   });
 
+  it("run --event on a workflow: the event is its trigger event", async () => {
+    const wf = await t.request("POST", "/v1/workflows", {
+      body: {
+        name: "cli-wf",
+        steps: [{ name: "echo", code: "export default { async run({ steps, $ }) { $.send.emit({ raw_event: { got: steps.trigger.event } }) } }" }],
+      },
+    });
+    assert.equal(wf.status, 200, wf.text);
+    const id = wf.body.data.id as string;
+    const r = await cli(["run", id, "--event", `{"hello":"workflow"}`]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, new RegExp(`Started a run of ${id} with the event`));
+    const row = await until("the workflow's event", async () => {
+      const e = await cli(["events", id, "--json"]);
+      assert.equal(e.code, 0, e.err);
+      return (JSON.parse(e.out) as { event: { raw_event?: unknown } }[]).find((x) => x.event.raw_event !== undefined);
+    });
+    assert.deepEqual(row.event.raw_event, { got: { hello: "workflow" } });
+    const json = await cli(["run", id, "--event", `{"n":2}`, "--json"]);
+    assert.equal(json.code, 0, json.err);
+    assert.deepEqual(JSON.parse(json.out), { data: { accepted: true } });
+  });
+
+  it("list workflows, webhooks and accounts: tables, and JSON with --json; delete a workflow and a webhook", async () => {
+    const wf = (await t.request("POST", "/v1/workflows", { body: { name: "listed-wf", steps: [{ name: "s", code: "export default { async run() {} }" }] } })).body.data;
+    const wh = await t.request("POST", "/v1/webhooks?url=https://example.com/hook&name=listed-hook");
+    assert.equal(wh.status, 200, wh.text);
+    const ac = await t.request("POST", "/v1/accounts", { body: { app: "github", name: "listed-account", auth: { oauth_access_token: "gho_x" } } });
+    assert.equal(ac.status, 200, ac.text);
+    const cases: [string, RegExp, string, string][] = [
+      ["workflows", /^ID\s+NAME\s+ACTIVE\s+UPDATED$/, wf.id, "listed-wf"],
+      ["webhooks", /^ID\s+NAME\s+URL\s+CREATED$/, wh.body.data.id, "listed-hook"],
+      ["accounts", /^ID\s+APP\s+NAME\s+CREATED$/, ac.body.data.id, "listed-account"],
+    ];
+    for (const [kind, head, id, name] of cases) {
+      const human = await cli(["list", kind]);
+      assert.equal(human.code, 0, human.err);
+      const lines = human.out.trimEnd().split("\n");
+      assert.match(lines[0]!, head, `list ${kind}: ${human.out}`);
+      const row = lines.find((l) => l.startsWith(id));
+      assert.ok(row, `list ${kind}: ${human.out}`);
+      assert.equal(row!.indexOf(name), lines[0]!.indexOf("NAME"), `list ${kind}: columns line up`);
+      const json = await cli(["list", kind, "--json"]);
+      assert.equal(json.code, 0, json.err);
+      const rows = JSON.parse(json.out) as { id: string; name: string; secret?: string }[];
+      assert.equal(rows.find((x) => x.id === id)?.name, name);
+    }
+    // the webhook's secret and the account's auth are never listed
+    assert.doesNotMatch((await cli(["list", "webhooks", "--json"])).out, /"secret"/);
+    assert.doesNotMatch((await cli(["list", "accounts", "--json"])).out, /gho_x/);
+
+    for (const [kind, id] of [["workflows", wf.id], ["webhooks", wh.body.data.id]] as const) {
+      const del = await cli(["delete", id, "--json"]);
+      assert.equal(del.code, 0, del.err);
+      assert.deepEqual(JSON.parse(del.out), { deleted: id });
+      assert.ok(!(JSON.parse((await cli(["list", kind, "--json"])).out) as { id: string }[]).some((x) => x.id === id), `${id} is gone`);
+      const again = await cli(["delete", id]);
+      assert.equal(again.code, 1);
+      assert.match(again.err, /not_found/);
+    }
+    const human = await cli(["delete", ac.body.data.id]);
+    assert.equal(human.code, 0, human.err);
+    assert.match(human.out, /^Deleted apn_/);
+  });
+
+  it("usage errors: exit 1, the message and a hint on stderr, nothing on stdout with --json", async () => {
+    const cases = [
+      ["list", "frobs", "--json"],
+      ["delete", "x_123", "--json"],
+      ["run", "wh_123", "--json"],
+      ["deploy", join(work, "component.js"), "--prop", "novalue", "--json"],
+      ["events", sourceId, "--limit", "-3", "--json"],
+    ];
+    for (const args of cases) {
+      const r = await cli(args);
+      assert.equal(r.code, 1, args.join(" "));
+      assert.equal(r.out, "", `${args.join(" ")}: nothing on stdout`);
+      assert.match(r.err, /^error: .+\n/m, args.join(" "));
+      assert.match(r.err, /^hint: .+/m, args.join(" "));
+    }
+    // a missing argument (commander's own usage error): its message and the usage, on stderr
+    const missing = await cli(["deploy", "--json"]);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.out, "");
+    assert.match(missing.err, /missing required argument 'file'/);
+    assert.match(missing.err, /Usage: tributary deploy/);
+  });
+
   it("delete removes the source", async () => {
     const r = await cli(["delete", sourceId, "--json"]);
     assert.equal(r.code, 0, r.err);
@@ -278,6 +366,10 @@ describe("tributary deploy's bundle", () => {
       );
       const code = await bundle(join(dir, "c.js"));
       assert.match(code, /"from-lib"/);
+      // esbuild's `// path/to/file.js` lines would hand the server this machine's paths
+      assert.doesNotMatch(code, /^\/\/ .*\.js$/m);
+      assert.ok(!code.includes(dir), "no local path in the bundle");
+      assert.ok(!code.includes(tmpdir()), "no local path in the bundle");
       assert.doesNotMatch(code, /\.\/lib\.js/);
       assert.match(code, /from "dayjs"/);
       assert.match(code, /from "node:crypto"/);
@@ -322,6 +414,29 @@ describe("tributary events -f across a service restart", () => {
       await second?.close();
       await first.close();
       rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("tributary deploy's bundle: esbuild's path comments", () => {
+  it("are removed, and nothing else is: a comment-like line in a string stays, CommonJS keys are relative", async () => {
+    const { bundle, stripPathComments } = await import("../src/cli/commands/deploy.ts");
+    const dir = mkdtempSync(join(tmpdir(), "tributary-cli-bundle-"));
+    try {
+      writeFileSync(join(dir, "cjs.cjs"), `module.exports = { n: 1 };\n`);
+      writeFileSync(join(dir, "c.js"), "import cjs from \"./cjs.cjs\";\nconst s = `\n// c.js\n`;\nexport default { run() { this.$emit({ cjs, s }); } };\n");
+      const code = await bundle(join(dir, "c.js"));
+      assert.ok(!code.includes(dir), code);
+      assert.match(code, /"cjs\.cjs"/);
+      assert.doesNotMatch(code, /^\/\/ cjs\.cjs$/m);
+      // the look-alike line inside a template literal is code, and stays
+      assert.match(code, /`\n\/\/ c\.js\n`/);
+      const stripped = await stripPathComments("// lib.js\nvar a = \"// lib.js\";\n/*! license */\nexport { a };\n");
+      assert.doesNotMatch(stripped, /^\/\/ lib\.js$/m);
+      assert.match(stripped, /var a = "\/\/ lib\.js";/);
+      assert.match(stripped, /\/\*! license \*\//);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

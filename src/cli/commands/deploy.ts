@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { api } from "../profile.ts";
 import { CliError, colors, findEndpoint, parseProps, printJson, unwrap, withSpinner } from "../output.ts";
 
@@ -7,12 +7,29 @@ export async function bundle(file: string): Promise<string> {
   return (await bundleWithInputs(file)).code;
 }
 
+/**
+ * esbuild heads each inlined file with a `// path/to/file.js` comment, which would hand the
+ * server the layout of this machine's disk, and has no option to leave it out short of minifying.
+ * Printing the bundle once more through esbuild's transform drops it: the printer keeps no
+ * ordinary comments (the bundle kept none of the component's either; legal comments stay), and
+ * it knows a comment from a string that looks like one.
+ */
+export async function stripPathComments(code: string): Promise<string> {
+  const { transform } = await import("esbuild");
+  return (await transform(code, { loader: "js", format: "esm", logLevel: "silent" })).code;
+}
+
 /** the bundle and the local files that went into it (to watch) */
 export async function bundleWithInputs(file: string): Promise<{ code: string; inputs: string[] }> {
   const { build } = await import("esbuild");
+  const entry = resolve(file);
+  // paths esbuild writes into the bundle (CommonJS modules' keys) are relative to the entry's
+  // directory, so they name nothing above it
+  const root = dirname(entry);
   try {
     const out = await build({
-      entryPoints: [resolve(file)],
+      entryPoints: [entry],
+      absWorkingDir: root,
       bundle: true,
       format: "esm",
       platform: "neutral",
@@ -28,7 +45,8 @@ export async function bundleWithInputs(file: string): Promise<{ code: string; in
         },
       ],
     });
-    return { code: out.outputFiles[0]!.text, inputs: Object.keys(out.metafile.inputs).map((p) => resolve(p)) };
+    const inputs = Object.keys(out.metafile.inputs);
+    return { code: await stripPathComments(out.outputFiles[0]!.text), inputs: inputs.map((p) => resolve(root, p)) };
   } catch (err) {
     const e = err as { errors?: { text: string; location?: { file: string; line: number } }[]; message: string };
     const first = e.errors?.[0];

@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { api } from "../profile.ts";
-import { CliError, colors, errColors, parseProps, unwrap } from "../output.ts";
+import { CliError, colors, errColors, findEndpoint, parseProps, unwrap } from "../output.ts";
 import { bundleWithInputs } from "./deploy.ts";
 import { tail, text, type Summary } from "./events.ts";
 
@@ -23,9 +23,10 @@ export async function dev(file: string, opts: { prop?: string[]; name?: string; 
   let { code, inputs } = await bundleWithInputs(file);
   const created = unwrap(
     await client.POST("/v1/sources/", { body: { component_code: code, configured_props: props, ...(opts.name ? { name: opts.name } : {}) } }),
-  ) as { data: { id: string; endpoint_url?: string | null } };
+  ) as { data: { id: string } };
   const id = created.data.id;
-  say(`deployed ${id}${created.data.endpoint_url ? ` (endpoint ${created.data.endpoint_url})` : ""}; watching ${file}; Ctrl-C to stop`);
+  const endpoint = findEndpoint(created.data);
+  say(`deployed ${id}${endpoint ? ` (endpoint ${endpoint})` : ""}; watching ${file}; Ctrl-C to stop`);
 
   const stop = new AbortController();
   const tails = [

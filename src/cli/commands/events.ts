@@ -31,7 +31,7 @@ export async function events(id: string, opts: { follow?: boolean; stream?: stri
   if (opts.follow) return tail(kind, id, opts.stream, opts.json);
   const { client } = api();
   const limit = opts.limit ? Number(opts.limit) : undefined;
-  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new CliError(`--limit ${opts.limit}: expected a positive integer`);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new CliError(`--limit ${opts.limit}: expected a positive integer`, "e.g. --limit 20 (at most 100)");
   const query = { expand: "event", ...(limit ? { limit } : {}), ...(opts.stream ? { event_name: opts.stream } : {}) };
   const res =
     kind === "sources"
