@@ -110,6 +110,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       corsOrigins: config.corsOrigins,
       metrics,
       metricsToken: config.metricsToken,
+      dashboard: config.dashboard,
     });
     metrics.log = http.log;
     core.runtime.log = (err, what) => http.log.error({ err }, what);

@@ -22,6 +22,7 @@ import { ingressRoutes } from "./routes/ingress.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { installCors } from "./cors.ts";
+import { dashboardRoutes } from "./routes/dashboard.ts";
 import { metricsRoute, type PromMetrics } from "./metrics.ts";
 
 export interface HttpOptions {
@@ -37,11 +38,14 @@ export interface HttpOptions {
   /** GET /metrics serves these (absent: no /metrics); with a token it needs it as a Bearer token */
   metrics?: PromMetrics;
   metricsToken?: string;
+  /** serve the web dashboard at / (Config.dashboard) */
+  dashboard?: boolean;
 }
 
 // Kept out of the per-request log: events sent to HTTP sources (counted in the metrics instead),
-// and the probes.
-const unlogged = (route: string) => route.startsWith("/http/") || route === "/healthz" || route === "/metrics";
+// the probes, and the dashboard's static files.
+const unlogged = (route: string) =>
+  route.startsWith("/http/") || route === "/healthz" || route === "/metrics" || route.startsWith("/assets/");
 
 // Query strings and path params are strings on the wire, so they are coerced (limit=10 → 10);
 // bodies are JSON and must already carry the right types ("true" is not a boolean).
@@ -124,6 +128,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
   });
 
   if (opts.metrics) metricsRoute(app, opts.metrics, opts.metricsToken);
+  if (opts.dashboard) await app.register(dashboardRoutes());
 
   await sseRoutes(app, core, { idleTimeoutMs: opts.limits.idleTimeoutMs });
   await app.register(ingressRoutes(core));

@@ -1,0 +1,103 @@
+// A component's configurable props as the API describes them (GET /v1/components/...), and the
+// conversion between configured values and what the form holds (strings, booleans).
+
+export interface PropDef {
+  name: string;
+  type: string;
+  label?: string;
+  description?: string;
+  app?: string;
+  default?: unknown;
+  optional?: boolean;
+  secret?: boolean;
+  options?: unknown[];
+  min?: number;
+  max?: number;
+}
+
+/** Props the server fills itself: no input for them. */
+export const SERVER_FILLED = new Set(["$.service.db", "$.interface.http", "$.interface.apphook"]);
+
+export type FormValue = string | boolean;
+
+export interface TimerValue {
+  mode: "interval" | "cron";
+  seconds: string;
+  cron: string;
+}
+
+export function initialValue(p: PropDef, configured: unknown): FormValue {
+  const v = configured ?? p.default;
+  switch (p.type) {
+    case "boolean":
+      return v === true;
+    case "string":
+      return typeof v === "string" && v !== "********" ? v : "";
+    case "integer":
+      return typeof v === "number" ? String(v) : "";
+    case "string[]":
+    case "integer[]":
+      return Array.isArray(v) ? v.join("\n") : "";
+    case "app": {
+      const id = (v as { authProvisionId?: string } | undefined)?.authProvisionId;
+      return typeof id === "string" ? id : "";
+    }
+    case "$.interface.timer": {
+      const t = (v ?? {}) as { intervalSeconds?: number; cron?: string };
+      return JSON.stringify({ mode: t.cron ? "cron" : "interval", seconds: String(t.intervalSeconds ?? 60), cron: t.cron ?? "" });
+    }
+    default:
+      return v === undefined ? "" : JSON.stringify(v, null, 2);
+  }
+}
+
+/** The value to send, or undefined to leave the prop out (empty). Throws on input that can't be one. */
+export function toConfigured(p: PropDef, raw: FormValue): unknown {
+  if (typeof raw === "boolean") return raw;
+  const text = raw.trim();
+  const lines = () => raw.split("\n").map((l) => l.trim()).filter(Boolean);
+  switch (p.type) {
+    case "string":
+      return raw === "" ? undefined : raw;
+    case "integer":
+      if (text === "") return undefined;
+      if (!/^-?\d+$/.test(text)) throw new Error("must be a whole number");
+      return Number(text);
+    case "string[]":
+      return text === "" ? undefined : lines();
+    case "integer[]":
+      return text === "" ? undefined : lines().map(Number);
+    case "app":
+      return text === "" ? undefined : { authProvisionId: text };
+    case "$.interface.timer": {
+      const t = JSON.parse(raw) as TimerValue;
+      return t.mode === "cron" ? { cron: t.cron.trim() } : { intervalSeconds: Number(t.seconds) };
+    }
+    default:
+      if (text === "") return undefined;
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new Error("must be JSON");
+      }
+  }
+}
+
+/** The configured_props to send from the form's values, or the fields that can't be read. */
+export function collect(props: PropDef[], values: Record<string, FormValue>): { configured: Record<string, unknown>; errors: Record<string, string> } {
+  const configured: Record<string, unknown> = {};
+  const errors: Record<string, string> = {};
+  for (const p of props) {
+    if (SERVER_FILLED.has(p.type) || values[p.name] === undefined) continue;
+    try {
+      const v = toConfigured(p, values[p.name]);
+      if (v !== undefined) configured[p.name] = v;
+    } catch (err) {
+      errors[p.name] = (err as Error).message;
+    }
+  }
+  return { configured, errors };
+}
+
+export const initialValues = (props: PropDef[], configured: Record<string, unknown> = {}): Record<string, FormValue> =>
+  Object.fromEntries(props.filter((p) => !SERVER_FILLED.has(p.type)).map((p) => [p.name, initialValue(p, configured[p.name])]));

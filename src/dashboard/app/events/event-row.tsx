@@ -1,0 +1,50 @@
+import { memo, useState } from "react";
+import { Badge, Group, Paper, Text, UnstyledButton } from "@mantine/core";
+import { JsonView } from "../json-view.tsx";
+import type { EventSummary } from "./live-events.ts";
+
+// One event of the inspector: a line (time, summary), opened to its JSON. Memoised on the event
+// object, so a new event arriving above re-renders nothing here.
+
+const time = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
+
+function preview(e: EventSummary): string {
+  if (e.metadata?.summary) return e.metadata.summary;
+  const text = JSON.stringify(e.event);
+  return text.length > 140 ? text.slice(0, 140) + "…" : text;
+}
+
+export const EventRow = memo(function EventRow({ event }: { event: EventSummary }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Paper withBorder p={0} className={event.live ? "event-new" : undefined} data-testid="event-row" data-event-id={event.id}>
+      <UnstyledButton onClick={() => setOpen(!open)} w="100%" px="md" py="xs" aria-expanded={open}>
+        <Group gap="sm" wrap="nowrap">
+          <Text size="xs" c="dimmed" style={{ whiteSpace: "nowrap" }} w={150}>
+            {time(event.indexed_at_ms)}
+          </Text>
+          {event.live && (
+            <Badge size="xs" color="yellow" variant="light">
+              new
+            </Badge>
+          )}
+          <Text size="sm" ff="monospace" truncate="end" style={{ flex: 1, minWidth: 0 }}>
+            {preview(event)}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {open ? "▾" : "▸"}
+          </Text>
+        </Group>
+      </UnstyledButton>
+      {open && (
+        <Paper px="md" pb="sm" pt={4} bg="gray.0" radius={0} data-testid="event-detail">
+          <JsonView value={event.event} />
+          <Text size="xs" c="dimmed" mt="xs">
+            id {event.id}
+            {event.metadata?.emit_id ? ` · emit ${event.metadata.emit_id}` : ""}
+          </Text>
+        </Paper>
+      )}
+    </Paper>
+  );
+});

@@ -1,0 +1,37 @@
+import { SourcesPage } from "./sources/sources-page.tsx";
+import { SourcePage } from "./sources/source-page.tsx";
+import { DeployPage } from "./deploy/deploy-page.tsx";
+import { WorkflowsPage } from "./workflows/workflows-page.tsx";
+import { WorkflowPage } from "./workflows/workflow-page.tsx";
+import { SubscriptionsPage } from "./subscriptions-page.tsx";
+import { WebhooksPage } from "./webhooks/webhooks-page.tsx";
+import { WebhookPage } from "./webhooks/webhook-page.tsx";
+import { AccountsPage } from "./accounts-page.tsx";
+import { UsagePage } from "./usage-page.tsx";
+import { UsersPage } from "./users-page.tsx";
+import { EmptyState } from "./empty-state.tsx";
+
+/** The page for a hash route; `key` remounts a page when its id changes. */
+export function Page({ route }: { route: string[] }) {
+  const [section = "sources", id, tab] = route;
+  switch (section) {
+    case "sources":
+      return id ? <SourcePage key={id} id={id} tab={tab ?? "events"} /> : <SourcesPage />;
+    case "deploy":
+      return <DeployPage initialKey={id} />;
+    case "workflows":
+      return id ? <WorkflowPage key={id} id={id} tab={tab ?? "events"} /> : <WorkflowsPage />;
+    case "subscriptions":
+      return <SubscriptionsPage />;
+    case "webhooks":
+      return id ? <WebhookPage key={id} id={id} /> : <WebhooksPage />;
+    case "accounts":
+      return <AccountsPage />;
+    case "usage":
+      return <UsagePage />;
+    case "users":
+      return <UsersPage />;
+    default:
+      return <EmptyState title="No such page" text="This address is not a page of the dashboard." action={{ label: "Go to sources", href: "#/sources" }} />;
+  }
+}

@@ -1,0 +1,71 @@
+import { Badge, Group, Skeleton, Tabs, Text } from "@mantine/core";
+import { useSession } from "../session-context.ts";
+import { useQuery } from "../use-query.ts";
+import { dataOf, isNotFound, ApiError } from "../api-error.ts";
+import { href, navigate } from "../router.ts";
+import { PageHeader } from "../page-header.tsx";
+import { ErrorAlert } from "../error-alert.tsx";
+import { EmptyState } from "../empty-state.tsx";
+import { EventInspector } from "../events/event-inspector.tsx";
+import { SourceActions } from "./source-actions.tsx";
+import { SourceProps } from "./source-props.tsx";
+import { Endpoints } from "./endpoints.tsx";
+
+const TABS = [
+  { value: "events", label: "Events", stream: "", empty: { title: "No events yet", text: "New events appear here as they are emitted. Run the source now, or send a request to its endpoint." } },
+  { value: "errors", label: "$errors", stream: "$errors", empty: { title: "No errors", text: "When a run of this source throws, the error and its event appear here." } },
+  { value: "logs", label: "$logs", stream: "$logs", empty: { title: "No logs yet", text: "What the component writes with console.log appears here, run by run." } },
+];
+
+export function SourcePage({ id, tab }: { id: string; tab: string }) {
+  const { api } = useSession();
+  const source = useQuery(async () => dataOf(await api.GET("/v1/sources/{id}", { params: { path: { id } } })).data, [api, id]);
+
+  if (source.error) {
+    if (source.error instanceof ApiError && isNotFound(source.error.body))
+      return <EmptyState title="Source not found" text={`There is no source ${id} among yours. It may have been deleted.`} action={{ label: "Back to sources", href: href("sources") }} />;
+    return <ErrorAlert error={source.error} title="Could not read the source" />;
+  }
+  const s = source.data;
+  if (!s) return <Skeleton h={200} />;
+  const current = TABS.some((t) => t.value === tab) || tab === "props" ? tab : "events";
+
+  return (
+    <>
+      <PageHeader
+        title={s.name}
+        description={
+          <Group gap="xs">
+            <Badge color={s.active ? "green" : "gray"} variant="light" data-testid="source-status">
+              {s.active ? "enabled" : "disabled"}
+            </Badge>
+            <Text size="xs" ff="monospace">
+              {s.id}
+            </Text>
+          </Group>
+        }
+      >
+        <SourceActions source={s} onChanged={source.reload} />
+      </PageHeader>
+      <Endpoints configured={s.configured_props as Record<string, unknown>} />
+      <Tabs value={current} onChange={(v) => v && navigate("sources", id, v)} keepMounted={false}>
+        <Tabs.List mb="md">
+          {TABS.map((t) => (
+            <Tabs.Tab key={t.value} value={t.value}>
+              {t.label}
+            </Tabs.Tab>
+          ))}
+          <Tabs.Tab value="props">Props</Tabs.Tab>
+        </Tabs.List>
+        {TABS.map((t) => (
+          <Tabs.Panel key={t.value} value={t.value}>
+            <EventInspector kind="sources" id={id} stream={t.stream} empty={t.empty} />
+          </Tabs.Panel>
+        ))}
+        <Tabs.Panel value="props">
+          <SourceProps source={s} onSaved={source.reload} />
+        </Tabs.Panel>
+      </Tabs>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState } from "react";
+import { Alert, Badge, Button, Code, Group, Skeleton, Tabs, Text } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useSession } from "../session-context.ts";
+import { useQuery } from "../use-query.ts";
+import { ApiError, dataOf, isNotFound, messageOf } from "../api-error.ts";
+import { href, navigate } from "../router.ts";
+import { PageHeader } from "../page-header.tsx";
+import { ErrorAlert } from "../error-alert.tsx";
+import { EmptyState } from "../empty-state.tsx";
+import { EventInspector } from "../events/event-inspector.tsx";
+import { triggerText } from "./trigger-text.ts";
+
+export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
+  const { api } = useSession();
+  const wf = useQuery(async () => dataOf(await api.GET("/v1/workflows/{id}", { params: { path: { id } } })).data, [api, id]);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  if (wf.error) {
+    if (wf.error instanceof ApiError && isNotFound(wf.error.body))
+      return <EmptyState title="Workflow not found" text={`There is no workflow ${id} among yours.`} action={{ label: "Back to workflows", href: href("workflows") }} />;
+    return <ErrorAlert error={wf.error} title="Could not read the workflow" />;
+  }
+  const w = wf.data;
+  if (!w) return <Skeleton h={200} />;
+
+  const runNow = async () => {
+    setBusy(true);
+    const res = await api.POST("/v1/workflows/{id}/run", { params: { path: { id } } });
+    setBusy(false);
+    setError(res.response.ok ? undefined : `Run now failed: ${messageOf(res.error)}`);
+    if (res.response.ok) notifications.show({ message: `${w.name}: run requested` });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={w.name}
+        description={
+          <Group gap="xs">
+            <Badge color={w.active ? "green" : "gray"} variant="light">
+              {w.active ? "enabled" : "disabled"}
+            </Badge>
+            <Text size="xs">{triggerText(w.trigger)}</Text>
+            <Text size="xs" ff="monospace">
+              {w.id}
+            </Text>
+          </Group>
+        }
+      >
+        <Button variant="light" onClick={runNow} loading={busy}>
+          Run now
+        </Button>
+      </PageHeader>
+      {error && (
+        <Alert color="red" variant="light" mb="md" role="alert" data-testid="error">
+          {error}
+        </Alert>
+      )}
+      {w.trigger.endpoint_url && (
+        <Text size="sm" mb="md">
+          Endpoint <Code>{w.trigger.endpoint_url}</Code>
+        </Text>
+      )}
+      <Text size="sm" c="dimmed" mb="md">
+        Steps: {w.steps.map((s) => s.name).join(" → ")}
+      </Text>
+      <Tabs value={tab === "errors" ? "errors" : "events"} onChange={(v) => v && navigate("workflows", id, v)} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="events">Events</Tabs.Tab>
+          <Tabs.Tab value="errors">$errors</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="events">
+          <EventInspector kind="workflows" id={id} stream="" empty={{ title: "No events yet", text: "What the workflow emits appears here live. Run it now to see one." }} />
+        </Tabs.Panel>
+        <Tabs.Panel value="errors">
+          <EventInspector kind="workflows" id={id} stream="$errors" empty={{ title: "No errors", text: "When a step throws, the error appears here." }} />
+        </Tabs.Panel>
+      </Tabs>
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { Anchor, Badge, Paper, Table, Text } from "@mantine/core";
+import { useSession } from "../session-context.ts";
+import { useQuery } from "../use-query.ts";
+import { dataOf } from "../api-error.ts";
+import { href } from "../router.ts";
+import { PageHeader } from "../page-header.tsx";
+import { EmptyState } from "../empty-state.tsx";
+import { ErrorAlert } from "../error-alert.tsx";
+import { triggerText } from "./trigger-text.ts";
+
+export function WorkflowsPage() {
+  const { api } = useSession();
+  const list = useQuery(async () => dataOf(await api.GET("/v1/users/me/workflows", { params: { query: { limit: 100 } } })).data, [api]);
+  return (
+    <>
+      <PageHeader title="Workflows" description="Steps of code run in order on each trigger: an HTTP request, a schedule, or the events of sources they subscribe to." />
+      <ErrorAlert error={list.error} title="Could not list the workflows" />
+      {list.data?.length === 0 && (
+        <EmptyState
+          title="No workflows yet"
+          text="Create one with POST /v1/workflows (a trigger and steps of code, see docs/api.md), then watch its runs here."
+        />
+      )}
+      {list.data && list.data.length > 0 && (
+        <Paper withBorder>
+          <Table highlightOnHover verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Trigger</Table.Th>
+                <Table.Th>Steps</Table.Th>
+                <Table.Th>Status</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.map((w) => (
+                <Table.Tr key={w.id}>
+                  <Table.Td>
+                    <Anchor href={href("workflows", w.id)} fw={500}>
+                      {w.name}
+                    </Anchor>
+                    <Text size="xs" c="dimmed" ff="monospace">
+                      {w.id}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{triggerText(w.trigger)}</Text>
+                  </Table.Td>
+                  <Table.Td>{w.steps.map((s) => s.name).join(" → ")}</Table.Td>
+                  <Table.Td>
+                    <Badge color={w.active ? "green" : "gray"} variant="light">
+                      {w.active ? "enabled" : "disabled"}
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Paper>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,168 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+
+// The dashboard's browser code is bundled by the service itself (esbuild, already a dependency
+// with a prebuilt binary), so a user never runs a build step: the first time it is needed the
+// app under app/ is bundled into memory (minified, content-hashed names, precompressed), and the
+// result is cached on disk keyed by a hash of the sources and the lockfile, so a restart with the
+// same code serves it at once.
+
+const APP_DIR = join(import.meta.dirname, "app");
+const ROOT = join(import.meta.dirname, "..", "..");
+// the browser code imports the typed client; both are part of what the cache key covers
+const SOURCE_DIRS = [APP_DIR, join(ROOT, "src", "client")];
+const LOCKFILE = join(ROOT, "package-lock.json");
+const CACHE_DIR = join(ROOT, "node_modules", ".cache", "tributary-dashboard");
+
+export interface Asset {
+  /** e.g. main-5FQX2JQK.js: the content hash is in the name, so it may be cached forever */
+  name: string;
+  type: string;
+  etag: string;
+  raw: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+}
+
+export interface DashboardBuild {
+  html: string;
+  assets: Map<string, Asset>;
+  /** how it was obtained and how long it took (ms), for the log and the docs' numbers */
+  from: "esbuild" | "cache";
+  ms: number;
+}
+
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** A hash of everything the bundle is made from: the app, the client and the locked versions. */
+export function sourceHash(): string {
+  const h = createHash("sha256");
+  for (const dir of SOURCE_DIRS) {
+    for (const f of files(dir)) h.update(relative(ROOT, f)).update("\0").update(readFileSync(f)).update("\0");
+  }
+  h.update(readFileSync(LOCKFILE));
+  return h.digest("hex").slice(0, 16);
+}
+
+function html(js: string, css: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tributary</title>
+<link rel="stylesheet" href="/assets/${css}">
+<script type="module" src="/assets/${js}"></script>
+</head>
+<body><div id="root"></div></body>
+</html>
+`;
+}
+
+function asset(name: string, raw: Buffer): Asset {
+  const ext = name.slice(name.lastIndexOf("."));
+  return {
+    name,
+    type: TYPES[ext] ?? "application/octet-stream",
+    etag: `"${createHash("sha256").update(raw).digest("base64url").slice(0, 22)}"`,
+    raw,
+    gzip: gzipSync(raw, { level: 9 }),
+    br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+  };
+}
+
+interface CachedManifest {
+  html: string;
+  assets: { name: string; type: string; etag: string }[];
+}
+
+function readCache(dir: string): Omit<DashboardBuild, "from" | "ms"> | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as CachedManifest;
+    const assets = new Map<string, Asset>();
+    for (const a of manifest.assets) {
+      const read = (suffix: string) => readFileSync(join(dir, a.name + suffix));
+      assets.set(a.name, { ...a, raw: read(""), gzip: read(".gz"), br: read(".br") });
+    }
+    return { html: manifest.html, assets };
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(dir: string, build: Omit<DashboardBuild, "from" | "ms">): void {
+  // written to a temp dir and renamed, so a concurrent start never reads half a cache
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  try {
+    mkdirSync(tmp, { recursive: true });
+    for (const a of build.assets.values()) {
+      writeFileSync(join(tmp, a.name), a.raw);
+      writeFileSync(join(tmp, a.name + ".gz"), a.gzip);
+      writeFileSync(join(tmp, a.name + ".br"), a.br);
+    }
+    const manifest: CachedManifest = { html: build.html, assets: [...build.assets.values()].map(({ name, type, etag }) => ({ name, type, etag })) };
+    writeFileSync(join(tmp, "manifest.json"), JSON.stringify(manifest));
+    mkdirSync(dirname(dir), { recursive: true });
+    renameSync(tmp, dir);
+    // builds of older sources are never read again
+    for (const old of readdirSync(dirname(dir))) {
+      if (join(dirname(dir), old) !== dir && !old.includes(".tmp-")) rmSync(join(dirname(dir), old), { recursive: true, force: true });
+    }
+  } catch {
+    // a read-only node_modules (or a concurrent start that won the rename) only costs the cache
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function bundle(): Promise<Omit<DashboardBuild, "from" | "ms">> {
+  const esbuild = await import("esbuild");
+  const result = await esbuild.build({
+    entryPoints: { main: join(APP_DIR, "main.tsx") },
+    bundle: true,
+    write: false,
+    outdir: "/assets",
+    entryNames: "[name]-[hash]",
+    format: "esm",
+    platform: "browser",
+    target: ["es2022", "chrome110", "firefox110", "safari16"],
+    jsx: "automatic",
+    minify: true,
+    legalComments: "none",
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "silent",
+    absWorkingDir: ROOT,
+  });
+  const assets = new Map<string, Asset>();
+  let js = "";
+  let css = "";
+  for (const out of result.outputFiles) {
+    const name = out.path.slice(out.path.lastIndexOf("/") + 1);
+    assets.set(name, asset(name, Buffer.from(out.contents)));
+    if (name.endsWith(".js")) js = name;
+    if (name.endsWith(".css")) css = name;
+  }
+  return { html: html(js, css), assets };
+}
+
+/** The dashboard's files: from the disk cache when the sources are unchanged, else bundled now. */
+export async function buildDashboard(): Promise<DashboardBuild> {
+  const started = performance.now();
+  const dir = join(CACHE_DIR, sourceHash());
+  const cached = readCache(dir);
+  if (cached) return { ...cached, from: "cache", ms: Math.round(performance.now() - started) };
+  const built = await bundle();
+  writeCache(dir, built);
+  return { ...built, from: "esbuild", ms: Math.round(performance.now() - started) };
+}
