@@ -24,6 +24,8 @@ export function App() {
 
   const signOut = useCallback(() => {
     forgetKey();
+    // the next person to sign in starts at the sources, not on the last one's page
+    history.replaceState(null, "", "#/sources");
     setKey(null);
     setMe(undefined);
   }, []);

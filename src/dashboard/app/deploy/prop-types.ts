@@ -43,8 +43,9 @@ export function initialValue(p: PropDef, configured: unknown): FormValue {
       return typeof id === "string" ? id : "";
     }
     case "$.interface.timer": {
-      const t = (v ?? {}) as { intervalSeconds?: number; cron?: string };
-      return JSON.stringify({ mode: t.cron ? "cron" : "interval", seconds: String(t.intervalSeconds ?? 60), cron: t.cron ?? "" });
+      // the API answers {interval_seconds, cron}; a component's default is written {intervalSeconds}
+      const t = (v ?? {}) as { intervalSeconds?: number; interval_seconds?: number; cron?: string | null };
+      return JSON.stringify({ mode: t.cron ? "cron" : "interval", seconds: String(t.intervalSeconds ?? t.interval_seconds ?? 60), cron: t.cron ?? "" });
     }
     default:
       return v === undefined ? "" : JSON.stringify(v, null, 2);

@@ -38,7 +38,7 @@ export const EventRow = memo(function EventRow({ event }: { event: EventSummary 
       </UnstyledButton>
       {open && (
         <Paper px="md" pb="sm" pt={4} bg="gray.0" radius={0} data-testid="event-detail">
-          <JsonView value={event.event} />
+          <JsonView value={event.event} openDepth={3} />
           <Text size="xs" c="dimmed" mt="xs">
             id {event.id}
             {event.metadata?.emit_id ? ` · emit ${event.metadata.emit_id}` : ""}

@@ -6,7 +6,7 @@ import { useQuery } from "../use-query.ts";
 import { dataOf, messageOf, propErrors } from "../api-error.ts";
 import { ErrorAlert } from "../error-alert.tsx";
 import { PropsForm } from "../deploy/props-form.tsx";
-import { collect, initialValues, type FormValue, type PropDef } from "../deploy/prop-types.ts";
+import { collect, initialValues, SERVER_FILLED, type FormValue, type PropDef } from "../deploy/prop-types.ts";
 
 interface Source {
   id: string;
@@ -56,11 +56,13 @@ function PropsEditor({ source, props, onSaved }: { source: Source; props: PropDe
       <Stack component="form" onSubmit={submit}>
         <PropsForm props={props} values={values} onChange={(n, v) => setValues((old) => ({ ...old, [n]: v }))} errors={errors} />
         <ErrorAlert error={error} title="Not saved" />
-        <Group>
-          <Button type="submit" loading={busy}>
-            Save props
-          </Button>
-        </Group>
+        {props.some((p) => !SERVER_FILLED.has(p.type)) && (
+          <Group>
+            <Button type="submit" loading={busy}>
+              Save props
+            </Button>
+          </Group>
+        )}
       </Stack>
     </Paper>
   );

@@ -35,7 +35,7 @@ export function WebhookPage({ id }: { id: string }) {
   return (
     <>
       <PageHeader title={w.name || w.id} description={<Code>{w.url}</Code>}>
-        <Button variant="default" onClick={() => void reload()} loading={deliveries.loading}>
+        <Button variant="default" onClick={() => void reload()}>
           Refresh
         </Button>
       </PageHeader>
@@ -61,7 +61,7 @@ export function WebhookPage({ id }: { id: string }) {
             <Table.Tbody>
               {deliveries.data.map((d) => (
                 <Table.Tr key={d.id} data-status={d.status}>
-                  <Table.Td>
+                  <Table.Td style={{ minWidth: 110 }}>
                     <Badge color={STATUS_COLOR[d.status]} variant="light">
                       {d.status}
                     </Badge>

@@ -1,0 +1,278 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { createSource, endpointPath, HTTP_COMPONENT, startApp, waitFor, type TestApp } from "./helpers.ts";
+
+// The web dashboard in headless Chromium (Debian's `chromium`, driven by playwright-core): sign
+// in, deploy from the registry with a props form, watch an event arrive live, open an $errors
+// entry, disable a source, see a webhook's failed delivery. Each page is saved as a screenshot
+// under test-output/screenshots/. The dashboard only talks to the API, so it runs on one store.
+
+const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? "/usr/bin/chromium";
+const SHOTS = join(import.meta.dirname, "..", "test-output", "screenshots");
+const skip =
+  process.env.TRIBUTARY_TEST_STORE === "postgres"
+    ? "the dashboard is store-agnostic: its browser tests run in the SQLite pass only"
+    : !existsSync(CHROMIUM)
+      ? `no Chromium at ${CHROMIUM} (install Debian's chromium, or set PLAYWRIGHT_CHROMIUM): browser tests skipped`
+      : false;
+
+const THROWING_COMPONENT = `
+export default {
+  name: "Throws",
+  version: "0.1.0",
+  props: { http: "$.interface.http" },
+  run(event) { throw new Error("the parser choked on " + event.body.what); },
+};
+`;
+
+/** A 127.0.0.1 port with nothing listening: deliveries to it fail at once (connection refused). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("dashboard: off", () => {
+  it("TRIBUTARY_DASHBOARD=off: / is the API's 404 envelope", async () => {
+    const t = await startApp({ TRIBUTARY_DASHBOARD: "off" });
+    try {
+      const res = await t.request("GET", "/", { key: null });
+      assert.equal(res.status, 404);
+      assert.equal(res.body.error.code, "not_found");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("dashboard", { skip }, () => {
+  let t: TestApp;
+  let origin: string;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  let deadPort: number;
+
+  before(async () => {
+    deadPort = await closedPort();
+    t = await startApp({ TRIBUTARY_WEBHOOK_BACKOFF_MS: "50,50,50,50", TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${deadPort}` });
+    await t.app.http.listen({ port: 0, host: "127.0.0.1" });
+    origin = `http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}`;
+    mkdirSync(SHOTS, { recursive: true });
+    profile = mkdtempSync(join(tmpdir(), "tributary-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1280, height: 860 },
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+  });
+
+  after(async () => {
+    await context?.close();
+    await t?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const go = async (hash: string) => {
+    await page.evaluate((h) => ((globalThis as unknown as { location: { hash: string } }).location.hash = h), hash);
+  };
+
+  it("serves its assets hashed, precompressed and cacheable, under 300 KB gzipped in all", async () => {
+    const html = await t.request("GET", "/", { key: null });
+    assert.equal(html.status, 200);
+    assert.match(String(html.headers["content-type"]), /^text\/html/);
+    assert.equal(html.headers["cache-control"], "no-cache");
+    assert.match(String(html.headers["content-security-policy"]), /connect-src 'self'/);
+    const names = [...html.text.matchAll(/\/assets\/([\w.-]+)/g)].map((m) => m[1]);
+    assert.equal(names.length, 2, html.text);
+    let total = 0;
+    for (const name of names) {
+      assert.match(name, /-[A-Z0-9]{8}\.(js|css)$/, "content-hashed name");
+      const res = await t.app.http.inject({ method: "GET", url: `/assets/${name}`, headers: { "accept-encoding": "gzip" } });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers["content-encoding"], "gzip");
+      assert.equal(res.headers["cache-control"], "public, max-age=31536000, immutable");
+      assert.ok(gunzipSync(res.rawPayload).length > res.rawPayload.length);
+      total += res.rawPayload.length;
+      const again = await t.app.http.inject({ method: "GET", url: `/assets/${name}`, headers: { "if-none-match": String(res.headers.etag) } });
+      assert.equal(again.statusCode, 304);
+    }
+    assert.ok(total < 300 * 1024, `assets are ${total} bytes gzipped`);
+    process.stdout.write(`# dashboard assets: ${total} bytes gzipped\n`);
+    const missing = await t.request("GET", "/assets/main-NOPE.js", { key: null });
+    assert.equal(missing.status, 404);
+  });
+
+  it("signs in with an API key; a wrong key shows the API's error", async () => {
+    await page.goto(origin + "/");
+    const key = page.getByLabel("API key");
+    await key.waitFor();
+    const loadMs = await page.evaluate(() => performance.now());
+    process.stdout.write(`# dashboard first load (navigation start to the sign-in form): ${Math.round(loadMs)} ms\n`);
+    await key.fill("trb_not_a_real_key");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText(/key/i).and(page.locator(".mantine-InputWrapper-error")).waitFor();
+    await shot("sign-in-error");
+    await key.fill(t.adminKey);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Sources", exact: true }).waitFor();
+    await page.getByText("No sources yet").waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem("tributary.apiKey")), t.adminKey);
+    assert.ok(!page.url().includes(t.adminKey), "the key is never in the URL");
+    await shot("sources-empty");
+  });
+
+  it("deploys a registry component from its props form", async () => {
+    await page.getByRole("link", { name: "Deploy from the registry" }).click();
+    await page.getByTestId("registry-item").filter({ hasText: "Custom Interval" }).click();
+    const form = page.getByTestId("deploy-form");
+    await form.waitFor();
+    await form.getByLabel("Source name").fill("Every two minutes");
+    await form.getByRole("spinbutton", { name: "seconds" }).fill("120");
+    await shot("deploy");
+    await form.getByRole("button", { name: "Deploy source" }).click();
+    await page.getByRole("heading", { name: "Every two minutes" }).waitFor();
+    const list = await t.request("GET", "/v1/users/me/sources/");
+    const made = list.body.data.find((s: { name: string }) => s.name === "Every two minutes");
+    assert.ok(made, list.text);
+    assert.equal(made.configured_props.timer.interval_seconds ?? made.configured_props.timer.intervalSeconds, 120, JSON.stringify(made.configured_props));
+  });
+
+  it("shows a new event live in the inspector", async () => {
+    const source = await createSource(t, HTTP_COMPONENT, { name: "Incoming orders" });
+    await go(`#/sources/${source.id}`);
+    await page.getByRole("heading", { name: "Incoming orders" }).waitFor();
+    await page.getByText("No events yet").waitFor();
+    await page.locator('[data-testid="live-state"][data-state="live"]').waitFor();
+    const res = await t.app.http.inject({ method: "POST", url: endpointPath(source), payload: { order: 1234, items: ["tea", "scones"] } });
+    assert.equal(res.statusCode, 200);
+    const row = page.getByTestId("event-row").first();
+    await row.waitFor();
+    const firstId = await row.getAttribute("data-event-id");
+    await row.getByRole("button").first().click();
+    await row.getByTestId("event-detail").getByText('"scones"').waitFor();
+    await row.getByTestId("event-detail").getByText("1234", { exact: true }).waitFor();
+    // a second one arrives above the first, which stays open (not re-rendered)
+    await t.app.http.inject({ method: "POST", url: endpointPath(source), payload: { order: 1235 } });
+    await page.locator('[data-testid="event-row"]').nth(1).and(page.locator(`[data-event-id="${firstId}"]`)).waitFor();
+    await page.locator(`[data-event-id="${firstId}"]`).getByTestId("event-detail").waitFor();
+    await shot("source-events");
+    await go("#/sources");
+    await page.getByTestId("sources-table").getByText("Incoming orders").waitFor();
+    await shot("sources");
+  });
+
+  it("opens an $errors entry of a component that throws", async () => {
+    const source = await createSource(t, THROWING_COMPONENT, { name: "Fragile parser" });
+    await t.app.http.inject({ method: "POST", url: endpointPath(source), payload: { what: "a tab character" } });
+    await waitFor(async () => {
+      const r = await t.request("GET", `/v1/sources/${source.id}/event_summaries?event_name=%24errors`);
+      return r.body.data.length > 0;
+    }, 20_000, "the $errors event");
+    await go(`#/sources/${source.id}/errors`);
+    const row = page.getByTestId("event-row").first();
+    await row.waitFor();
+    await row.getByRole("button").first().click();
+    await row.getByTestId("event-detail").getByText(/the parser choked on a tab character/).first().waitFor();
+    await shot("source-errors");
+  });
+
+  it("disables a source, and the API confirms it", async () => {
+    const source = await createSource(t, HTTP_COMPONENT, { name: "To be paused" });
+    await go(`#/sources/${source.id}`);
+    await page.getByRole("heading", { name: "To be paused" }).waitFor();
+    await page.getByRole("button", { name: "Disable" }).click();
+    await page.getByTestId("source-status").getByText("disabled").waitFor();
+    await page.getByRole("button", { name: "Enable" }).waitFor();
+    const res = await t.request("GET", `/v1/sources/${source.id}`);
+    assert.equal(res.body.data.active, false);
+    await go(`#/sources/${source.id}/props`);
+    await page.getByRole("tab", { name: "Props", selected: true }).waitFor();
+    await shot("source-props");
+  });
+
+  it("shows a webhook's failed delivery", async () => {
+    const source = await createSource(t, HTTP_COMPONENT, { name: "Hook feeder" });
+    const hook = await t.request("POST", `/v1/webhooks?url=${encodeURIComponent(`http://127.0.0.1:${deadPort}/in`)}&name=Nowhere`);
+    assert.equal(hook.status, 200, hook.text);
+    const sub = await t.request("POST", `/v1/subscriptions?emitter_id=${source.id}&listener_id=${hook.body.data.id}`);
+    assert.equal(sub.status, 200, sub.text);
+    await t.app.http.inject({ method: "POST", url: endpointPath(source), payload: { ping: true } });
+    await waitFor(async () => {
+      const r = await t.request("GET", `/v1/webhooks/${hook.body.data.id}/deliveries`);
+      return r.body.data[0]?.status === "failed";
+    }, 30_000, "the delivery to fail");
+    await go("#/webhooks");
+    await page.getByRole("link", { name: "Nowhere" }).click();
+    const failed = page.getByTestId("deliveries").locator('[data-status="failed"]');
+    await failed.waitFor();
+    assert.match(await failed.innerText(), /failed/);
+    await shot("webhook-deliveries");
+    await go("#/webhooks");
+    await page.getByRole("link", { name: "Nowhere" }).waitFor();
+    await shot("webhooks");
+  });
+
+  it("another user's source id shows 'not found', not its data", async () => {
+    const other = await t.newUser();
+    const theirs = await createSource(t, HTTP_COMPONENT, { name: "Somebody else's secret" }, other.key);
+    // sign in as a third user, who owns nothing
+    const me = await t.newUser();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").fill(me.key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("No sources yet").waitFor();
+    await go(`#/sources/${theirs.id}`);
+    await page.getByText("Source not found").waitFor();
+    assert.equal(await page.getByText("Somebody else's secret").count(), 0);
+    await shot("source-not-found");
+    await go("#/users");
+    await page.getByText("Admins only").waitFor();
+    // back as the admin
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").fill(t.adminKey);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Sources", exact: true }).waitFor();
+  });
+
+  it("the other pages render (screenshots)", async () => {
+    await go("#/workflows");
+    await page.getByText("No workflows yet").waitFor();
+    await shot("workflows");
+    await go("#/subscriptions");
+    await page.getByRole("heading", { name: "Subscriptions", exact: true }).waitFor();
+    await page.getByRole("cell", { name: "default" }).first().waitFor();
+    await shot("subscriptions");
+    await go("#/accounts");
+    await page.getByText("No accounts yet").waitFor();
+    await shot("accounts");
+    await go("#/usage");
+    await page.getByTestId("usage-meter").first().waitFor();
+    await shot("usage");
+    await go("#/users");
+    await page.getByRole("heading", { name: "Users", exact: true }).waitFor();
+    await page.getByLabel("Username").fill("newperson");
+    await page.getByLabel("Email").fill("newperson@example.com");
+    await page.getByRole("button", { name: "Create user" }).click();
+    await page.getByTestId("new-key").getByText(/newperson created/).waitFor();
+    await shot("users");
+    await go("#/deploy");
+    await page.getByText("Paste code", { exact: true }).click();
+    await page.getByLabel("Component code").fill("export default { nope");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByTestId("error").waitFor();
+    await shot("deploy-code-error");
+  });
+});
