@@ -6,6 +6,7 @@ import { dataOf, messageOf } from "./api-error.ts";
 import { PageHeader } from "./page-header.tsx";
 import { ErrorAlert } from "./error-alert.tsx";
 import { EmptyState } from "./empty-state.tsx";
+import { ConfirmButton } from "./confirm-button.tsx";
 
 // Connected accounts (apn_…): an app's credentials, sealed at rest and never shown again, that
 // components' app props use.
@@ -89,9 +90,7 @@ export function AccountsPage() {
                       </Text>
                     </Table.Td>
                     <Table.Td ta="right">
-                      <Button size="xs" color="red" variant="subtle" onClick={() => remove(a.id)}>
-                        Delete
-                      </Button>
+                      <ConfirmButton label="Delete" title={`Delete ${a.name}?`} text="Its credentials are deleted; sources that use this account lose access to the app." onConfirm={() => remove(a.id)} />
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -15,7 +15,7 @@ const theme = createTheme({
 
 createRoot(document.getElementById("root")!).render(
   <MantineProvider theme={theme} defaultColorScheme="light">
-    <Notifications position="top-right" />
+    <Notifications position="bottom-right" autoClose={3000} />
     <App />
   </MantineProvider>,
 );

@@ -6,6 +6,7 @@ import { dataOf, messageOf } from "./api-error.ts";
 import { PageHeader } from "./page-header.tsx";
 import { ErrorAlert } from "./error-alert.tsx";
 import { EmptyState } from "./empty-state.tsx";
+import { ConfirmButton } from "./confirm-button.tsx";
 
 export function UsersPage() {
   const { api, me } = useSession();
@@ -86,9 +87,7 @@ export function UsersPage() {
                     <Table.Td>{new Date(u.created_at * 1000).toLocaleDateString()}</Table.Td>
                     <Table.Td ta="right">
                       {u.id !== me.id && (
-                        <Button size="xs" color="red" variant="subtle" onClick={() => remove(u.id)}>
-                          Delete
-                        </Button>
+                        <ConfirmButton label="Delete" title={`Delete ${u.username}?`} text="Their key stops working, and their sources, workflows and webhooks are deleted." onConfirm={() => remove(u.id)} />
                       )}
                     </Table.Td>
                   </Table.Tr>

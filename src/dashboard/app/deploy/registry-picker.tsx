@@ -17,6 +17,16 @@ interface RegistryItem {
   configurable_props: PropDef[];
 }
 
+/** What deploying it involves, from its props: "Gets an HTTP endpoint · configure Schedule". */
+function propsSummary(props: PropDef[]): string {
+  const parts: string[] = [];
+  if (props.some((p) => p.type === "$.interface.http")) parts.push("Gets an HTTP endpoint");
+  if (props.some((p) => p.type === "$.interface.timer")) parts.push("Runs on a schedule");
+  const asked = props.filter((p) => !p.type.startsWith("$."));
+  if (asked.length > 0) parts.push(`asks for ${asked.map((p) => p.label ?? p.name).join(", ")}`);
+  return parts.join(" · ") || "Nothing to configure";
+}
+
 export function RegistryPicker({ picked, initialKey, onPick }: { picked?: string; initialKey?: string; onPick: (c: Picked) => void }) {
   const { api } = useSession();
   const list = useQuery(async () => dataOf(await api.GET("/v1/components/registry", { params: { query: { limit: 100 } } })).data as RegistryItem[], [api]);
@@ -51,7 +61,7 @@ export function RegistryPicker({ picked, initialKey, onPick }: { picked?: string
             </Badge>
           </Group>
           <Text size="sm" c="dimmed" mt={4} lineClamp={2}>
-            {c.description ?? (c.key ? `registry key ${c.key}` : c.id)}
+            {c.description ?? propsSummary(c.configurable_props)}
           </Text>
         </Card>
       ))}

@@ -10,7 +10,12 @@ const time = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle:
 
 function preview(e: EventSummary): string {
   if (e.metadata?.summary) return e.metadata.summary;
-  const text = JSON.stringify(e.event);
+  // an HTTP source's event: the request line and its body say more than its headers
+  const http = e.event as { method?: unknown; path?: unknown; body?: unknown } | null;
+  const text =
+    http && typeof http.method === "string" && typeof http.path === "string"
+      ? `${http.method} ${http.path} ${http.body === undefined ? "" : JSON.stringify(http.body)}`
+      : JSON.stringify(e.event);
   return text.length > 140 ? text.slice(0, 140) + "…" : text;
 }
 

@@ -5,6 +5,7 @@ import { dataOf } from "../api-error.ts";
 
 const ago = (ms: number): string => {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  if (s < 10) return "just now";
   if (s < 60) return `${s} s ago`;
   if (s < 3600) return `${Math.round(s / 60)} min ago`;
   if (s < 86400) return `${Math.round(s / 3600)} h ago`;

@@ -7,6 +7,7 @@ import { href } from "../router.ts";
 import { PageHeader } from "../page-header.tsx";
 import { ErrorAlert } from "../error-alert.tsx";
 import { EmptyState } from "../empty-state.tsx";
+import { ConfirmButton } from "../confirm-button.tsx";
 
 export function WebhooksPage() {
   const { api } = useSession();
@@ -84,9 +85,7 @@ export function WebhooksPage() {
                         <Button size="xs" variant="light" component="a" href={href("webhooks", w.id)}>
                           Deliveries
                         </Button>
-                        <Button size="xs" color="red" variant="subtle" onClick={() => remove(w.id)}>
-                          Delete
-                        </Button>
+                        <ConfirmButton label="Delete" title={`Delete ${w.name || w.id}?`} text="Its subscriptions end and its deliveries are no longer tried." onConfirm={() => remove(w.id)} />
                       </Group>
                     </Table.Td>
                   </Table.Tr>
