@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
 // The dashboard's browser code is bundled by the service itself (esbuild, already a dependency
@@ -116,10 +116,9 @@ function writeCache(dir: string, build: Omit<DashboardBuild, "from" | "ms">): vo
     writeFileSync(join(tmp, "manifest.json"), JSON.stringify(manifest));
     mkdirSync(dirname(dir), { recursive: true });
     renameSync(tmp, dir);
-    // builds of older sources are never read again
-    for (const old of readdirSync(dirname(dir))) {
-      if (join(dirname(dir), old) !== dir && !old.includes(".tmp-")) rmSync(join(dirname(dir), old), { recursive: true, force: true });
-    }
+    // builds of older sources are never read again (nor temp dirs a killed start left behind;
+    // removing one still being written only costs that start its cache)
+    for (const old of readdirSync(CACHE_DIR)) if (old !== basename(dir)) rmSync(join(CACHE_DIR, old), { recursive: true, force: true });
   } catch {
     // a read-only node_modules (or a concurrent start that won the rename) only costs the cache
     rmSync(tmp, { recursive: true, force: true });
