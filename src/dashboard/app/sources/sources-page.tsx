@@ -8,6 +8,7 @@ import { EmptyState } from "../empty-state.tsx";
 import { ErrorAlert } from "../error-alert.tsx";
 import { LastEvent } from "./last-event.tsx";
 import { useComponentNames } from "./component-names.ts";
+import { RowActions } from "./row-actions.tsx";
 
 export function SourcesPage() {
   const { api } = useSession();
@@ -63,10 +64,8 @@ export function SourcesPage() {
                   <Table.Td>
                     <LastEvent id={s.id} />
                   </Table.Td>
-                  <Table.Td ta="right">
-                    <Button size="xs" variant="light" component="a" href={href("sources", s.id)}>
-                      Open
-                    </Button>
+                  <Table.Td>
+                    <RowActions source={s} onChanged={sources.reload} />
                   </Table.Td>
                 </Table.Tr>
               ))}
