@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { Center, Loader } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
 import { clientFor, forgetKey, storedKey, storeKey } from "./session.ts";
 import { SessionContext, type Me, type Session } from "./session-context.ts";
 import { SignIn } from "./sign-in.tsx";
@@ -26,6 +27,8 @@ export function App() {
     forgetKey();
     // the next person to sign in starts at the sources, not on the last one's page
     history.replaceState(null, "", "#/sources");
+    // nor sees the last one's messages
+    notifications.clean();
     setKey(null);
     setMe(undefined);
   }, []);
