@@ -8,6 +8,10 @@ import { Bundler } from "./runtime/packages/bundler.ts";
 import { join } from "node:path";
 import { RunnerPool } from "./runtime/runner-pool.ts";
 import { MemoryBus } from "./bus/memory.ts";
+import { RedisBus } from "./bus/redis.ts";
+import type { Bus } from "./bus/port.ts";
+import { LeaseOwnership } from "./core/cluster/lease-ownership.ts";
+import { SoleOwnership, type Ownership } from "./core/cluster/ownership.ts";
 import type { InvokeLimits } from "./runtime/protocol.ts";
 import { listShippedComponents } from "./runtime/registry-files.ts";
 import { Core } from "./core/core.ts";
@@ -43,7 +47,24 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     settings: { warmMemoryMb: config.runnerWarmMemoryMb },
     maxRssBytes: config.runnerMaxRssMb * 1024 * 1024,
   });
-  const bus = new MemoryBus();
+  // the logger exists once the HTTP server does; until then, errors go to stderr
+  let log: (err: unknown, what: string) => void = (err, what) => console.error(what, err);
+  const logLater = (err: unknown, what: string) => log(err, what);
+  const cluster = config.bus === "redis";
+  let bus: Bus & { readonly subscribers: number };
+  try {
+    bus = cluster
+      ? await RedisBus.connect({ url: config.redisUrl!, node: config.nodeId, prefix: busPrefix(config), log: logLater })
+      : new MemoryBus();
+  } catch (e) {
+    await invoker.close();
+    await analyzer.close();
+    await store.close();
+    throw e;
+  }
+  const ownership: Ownership = cluster
+    ? new LeaseOwnership({ leases: store.leases, node: config.nodeId, address: null, ttlMs: config.leaseTtlMs, log: logLater })
+    : new SoleOwnership(config.nodeId);
   const metrics = new PromMetrics();
   const limits: InvokeLimits = {
     timeoutMs: config.invocationTimeoutMs,
@@ -79,6 +100,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     webhookBackoffMs: config.webhookBackoffMs,
     backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024 },
     metrics,
+    ownership,
   });
   metrics.observe({
     inFlight: () => core.runtime.capacity.inFlight,
@@ -99,8 +121,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await store.close();
   };
   try {
-    await core.components.installShipped(listShippedComponents());
-    const createdAdminKey = await core.users.bootstrapAdmin(config.adminKey);
+    // once, however many nodes start together on one database
+    const createdAdminKey = await store.exclusively("bootstrap", async () => {
+      await core.components.installShipped(listShippedComponents());
+      return core.users.bootstrapAdmin(config.adminKey);
+    });
     const http = await createHttpServer(core, {
       logger: opts.logger ?? { level: config.logLevel },
       bodyLimit: config.apiBodyLimit,
@@ -114,6 +139,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     });
     metrics.log = http.log;
     core.runtime.log = (err, what) => http.log.error({ err }, what);
+    log = (err, what) => http.log.warn({ err }, what);
     store.onUnavailable((err) => http.log.error({ err }, "storage unavailable: answering 503 until a probe write succeeds"));
     store.onRecovered(() => http.log.warn("storage available again"));
     http.addHook("onClose", shutdown);
@@ -123,4 +149,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await shutdown();
     throw err;
   }
+}
+
+// The nodes of one database share their Redis channels; another deployment on the same Redis
+// (another database) doesn't hear them.
+function busPrefix(config: Config): string {
+  let db = "";
+  try {
+    db = new URL(config.databaseUrl ?? "").pathname.replace(/^\//, "");
+  } catch {
+    // an unparseable URL was refused by the store already
+  }
+  return `tributary:${db || "default"}:`;
 }

@@ -62,6 +62,8 @@ export interface Config {
   redisUrl?: string;
   /** this node's name in leases and logs (default: host name + pid) */
   nodeId: string;
+  /** a partition lease lasts this long unrenewed: how soon a dead node's work moves (ms) */
+  leaseTtlMs: number;
 }
 
 // --- HTTP connection limits (the HTTP edge) ---
@@ -214,5 +216,6 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     bus,
     redisUrl: e.REDIS_URL || undefined,
     nodeId: e.TRIBUTARY_NODE_ID || `${hostname()}-${process.pid}`,
+    leaseTtlMs: int("TRIBUTARY_LEASE_TTL_MS", e.TRIBUTARY_LEASE_TTL_MS, 10_000, 1000),
   };
 }

@@ -62,6 +62,11 @@ export class MemoryBus implements Bus {
     }
   }
 
+  // one process: there is nobody else to tell
+  broadcast(): void {}
+
+  onBroadcast(): void {}
+
   async close(): Promise<void> {
     for (const channel of [...this.#channels.keys()]) this.end(channel);
   }

@@ -13,6 +13,20 @@ export interface BusMessage {
 
 export type BusListener = (message: BusMessage) => void;
 
+/**
+ * What one node tells the others (several nodes). Like every bus message, a hint: the store has
+ * the truth, and owners sweep it every few seconds for work a lost message would have announced.
+ */
+export type ControlMessage =
+  /** accepted runs of a source wait in the inbox: its owner should read them */
+  | { t: "inbox"; id: string }
+  /** deliveries to a listener wait: its owner should read them */
+  | { t: "deliveries"; id: string }
+  /** an emitter (or only the user's subscriptions, lists or keys) changed: drop what is cached */
+  | { t: "changed"; user: string; emitter?: string };
+
+export type ControlListener = (message: ControlMessage) => void;
+
 export interface Bus {
   publish(channel: string, message: BusMessage): void;
   /**
@@ -24,6 +38,10 @@ export interface Bus {
   subscribe(channel: string, listener: BusListener, onEnd?: () => void): () => void;
   /** ends every subscription of a channel (its emitter is gone); listeners get `onEnd` */
   end(channel: string): void;
+  /** tells every other node (none on the embedded bus) */
+  broadcast(message: ControlMessage): void;
+  /** what the other nodes broadcast */
+  onBroadcast(listener: ControlListener): void;
   close(): Promise<void>;
 }
 

@@ -36,5 +36,9 @@ export class Core {
       (id) => this.runtime.invocations.lastKey(id),
     );
     this.subscriptions = new Subscriptions(deps.store, this.runtime.routes);
+    // several nodes: a change made here reaches the others' caches, and theirs reach ours
+    this.subscriptions.onChanged = (userId) => this.runtime.changed(userId);
+    this.users.onChanged = (userId) => this.runtime.changed(userId);
+    this.runtime.onUserChanged((userId) => this.users.forgetCached(userId));
   }
 }

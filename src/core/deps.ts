@@ -4,6 +4,7 @@ import type { InvokeLimits } from "../runtime/protocol.ts";
 import type { Bus } from "../bus/port.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
 import type { CoreMetrics } from "./runtime/metrics.ts";
+import type { Ownership } from "./cluster/ownership.ts";
 
 /** What the domain needs, wired once by buildApp. */
 export interface CoreDeps {
@@ -27,4 +28,6 @@ export interface CoreDeps {
   backlog: { maxInFlight: number; maxInFlightBytes: number };
   /** the operator's metrics (counters and histograms only); none when absent */
   metrics?: CoreMetrics;
+  /** which emitters' durable work this node runs (default: all of them, one node) */
+  ownership?: Ownership;
 }

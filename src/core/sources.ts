@@ -56,6 +56,7 @@ export class Sources {
       async (row) => JSON.stringify(await this.view(row, false)),
       deps.store.kind === "sqlite" ? Infinity : 1000,
     );
+    runtime.onUserChanged((userId) => this.#lists.invalidate(userId));
   }
 
   async view(s: SourceRow, withUserId: boolean): Promise<SourceView> {
@@ -130,14 +131,25 @@ export class Sources {
     // Hooks run first, dry: a hook that throws leaves no source behind (components.md §3).
     const target = this.#rt.target(row, user, component);
     const hooks = await this.#rt.lifecycle.dry(target, ["deploy", "activate"]);
-    await this.#deps.store.transaction(async (tx) => {
-      await tx.sources.insert(row);
-      await new AutoSubscriptions(tx).applyTo(user.id, row.id);
-    });
+    // Two creates at once (on one node or two) may pick the same free name: the one that loses
+    // the unique index takes the next free name instead of failing.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#deps.store.transaction(async (tx) => {
+          await tx.sources.insert(row);
+          await new AutoSubscriptions(tx).applyTo(user.id, row.id);
+        });
+        break;
+      } catch (e) {
+        if (attempt >= 5 || !(await this.#deps.store.sources.slugsLike(user.id, row.name_slug)).has(row.name_slug)) throw e;
+        Object.assign(row, await this.#uniqueName(user.id, wanted).then(({ name: n, slug: sl }) => ({ name: n, name_slug: sl })));
+      }
+    }
     this.#rt.routes.invalidate(user.id);
     this.#lists.invalidate(user.id);
     await this.#rt.lifecycle.commit(target, hooks);
     if (timerOf(target)) await this.#rt.timers.schedule(target, true);
+    this.#rt.changed(user.id, row.id);
     return row;
   }
 
@@ -177,6 +189,7 @@ export class Sources {
     if (changed) await this.#swap(user, current, next, component);
     else await this.#deps.store.sources.update(next);
     this.#lists.invalidate(user.id);
+    this.#rt.changed(user.id, id);
     return next;
   }
 

@@ -39,6 +39,9 @@ export class Subscriptions {
   readonly #store: Store;
   readonly #routes: Routes;
 
+  /** told of every change to a user's subscriptions (the other nodes drop their routes) */
+  onChanged: (userId: string) => void = () => {};
+
   constructor(store: Store, routes: Routes) {
     this.#store = store;
     this.#routes = routes;
@@ -80,6 +83,7 @@ export class Subscriptions {
     try {
       await this.#store.subscriptions.insert(row);
       this.#routes.invalidate(user.id);
+      this.onChanged(user.id);
     } catch (err) {
       // a concurrent identical request won the unique index: answer with its row
       const raced = await this.#store.subscriptions.find(user.id, emitter, listener, eventName);
@@ -95,6 +99,7 @@ export class Subscriptions {
     const eventName = input.event_name === undefined ? undefined : String(input.event_name);
     const n = await this.#store.subscriptions.delete(user.id, emitter, listener, eventName);
     this.#routes.invalidate(user.id);
+    this.onChanged(user.id);
     return n;
   }
 

@@ -126,6 +126,7 @@ export class Users {
     const apiKey = newApiKey();
     await this.#deps.store.users.setKeyHash(user.id, sha256Hex(apiKey));
     this.#cache.dropUser(user.id);
+    this.onChanged(user.id);
     return apiKey;
   }
 
@@ -139,6 +140,13 @@ export class Users {
   /** Removes the user and everything they own. */
   /** told about each source, workflow and webhook removed with a user (wired by Core) */
   onGone: (id: string, userId: string) => void = () => {};
+  /** told when a user's key or account changes (the other nodes drop what they cached) */
+  onChanged: (userId: string) => void = () => {};
+
+  /** Another node changed the user: their cached key lookups go. */
+  forgetCached(userId: string): void {
+    this.#cache.dropUser(userId);
+  }
 
   async delete(actor: UserRow, id: string): Promise<void> {
     requireAdmin(actor);
@@ -146,6 +154,7 @@ export class Users {
     const owned = await this.#deps.store.transaction((tx) => tx.users.delete(id));
     if (!owned) throw notFound("user");
     this.#cache.dropUser(id);
+    this.onChanged(id);
     // their timers, cached targets, delivery lanes and live streams stop with them
     for (const emitterId of owned) this.onGone(emitterId, id);
   }

@@ -9,6 +9,7 @@ import { componentBundles } from "./migrations/007_component_bundles.ts";
 import { accountsSchema } from "./migrations/006_accounts.ts";
 import { lowercaseEndpointKeys } from "./migrations/008_lowercase_endpoint_keys.ts";
 import { webhookDeliveriesSchema } from "./migrations/009_webhook_deliveries.ts";
+import { partitionLeasesSchema } from "./migrations/010_partition_leases.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -24,6 +25,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "006_accounts": accountsSchema(dialect),
     "008_lowercase_endpoint_keys": lowercaseEndpointKeys(),
     "009_webhook_deliveries": webhookDeliveriesSchema(dialect),
+    "010_partition_leases": partitionLeasesSchema(),
   };
 }
 

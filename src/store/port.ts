@@ -344,6 +344,42 @@ export interface CommitBatch {
   deliveries: DeliveryRow[];
   /** deliveries whose listener has finished with them */
   deliveriesDone: string[];
+  /**
+   * Several nodes: the partition leases (id, epoch) this node must still hold for the batch to
+   * commit; checked in the transaction, which fails with FencedError when one was taken over.
+   */
+  fence?: { node: string; leases: Array<[partition: number, epoch: number]> };
+}
+
+/** A commit refused because this node no longer holds a partition lease it was written under. */
+export class FencedError extends Error {
+  constructor(partitions: number[]) {
+    super(`this node no longer holds partition${partitions.length === 1 ? "" : "s"} ${partitions.join(", ")}: its work there is another node's now`);
+    this.name = "FencedError";
+  }
+}
+
+/** Emitters are hashed into this many partitions (migration 010 made a lease row for each). */
+export const PARTITIONS = 64;
+
+/** A partition's lease as this node holds it. */
+export interface HeldLease {
+  partition: number;
+  epoch: number;
+}
+
+/** Partition leases and node heartbeats (several nodes on one PostgreSQL). Times are the database's clock. */
+export interface LeaseStore {
+  /** records this node as alive until now + ttl; returns the ids of every live node */
+  heartbeat(node: string, address: string | null, ttlMs: number): Promise<string[]>;
+  /** extends the leases this node still holds among `partitions`; returns those (the rest were lost) */
+  renew(node: string, partitions: number[], ttlMs: number): Promise<HeldLease[]>;
+  /** takes up to `max` partitions nobody holds or whose lease expired, each with a new epoch */
+  claim(node: string, max: number, ttlMs: number): Promise<HeldLease[]>;
+  /** gives partitions up at once (a node handing work over, or stopping) */
+  release(node: string, partitions: number[]): Promise<void>;
+  /** this node's heartbeat goes (it is stopping) */
+  leave(node: string): Promise<void>;
 }
 
 export interface EventPageRequest {
@@ -391,6 +427,13 @@ export interface Store {
   accounts: AccountStore;
   deliveries: DeliveryStore;
   webhookDeliveries: WebhookDeliveryStore;
+  leases: LeaseStore;
+  /**
+   * Runs `fn` while holding a lock named `name` that every node on this database shares
+   * (PostgreSQL: an advisory lock; SQLite has one process). For work that must happen once
+   * however many nodes start together: the admin user, the registry components.
+   */
+  exclusively<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** runs `fn` in one transaction; the store handed to `fn` is bound to it */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
 

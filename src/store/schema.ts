@@ -186,6 +186,21 @@ export interface HealthProbeTable {
   at_ms: number;
 }
 
+/** one row per partition (migration 010): who runs its emitters' durable work, until when */
+export interface PartitionLeasesTable {
+  id: number;
+  owner: string | null;
+  epoch: number;
+  expires_at_ms: number;
+}
+
+/** nodes alive now: each renews its row with its leases */
+export interface ClusterNodesTable {
+  node_id: string;
+  address: string | null;
+  expires_at_ms: number;
+}
+
 export interface Database {
   events: EventsTable;
   emitter_state: EmitterStateTable;
@@ -202,4 +217,6 @@ export interface Database {
   deliveries: DeliveriesTable;
   webhook_deliveries: WebhookDeliveriesTable;
   health_probe: HealthProbeTable;
+  partition_leases: PartitionLeasesTable;
+  cluster_nodes: ClusterNodesTable;
 }

@@ -1,4 +1,4 @@
-import { Kysely } from "kysely";
+import { Kysely, sql } from "kysely";
 import { join } from "node:path";
 import type { Database } from "./schema.ts";
 import type { Store } from "./port.ts";
@@ -18,6 +18,7 @@ import { webhookQueries } from "./queries/webhooks.ts";
 import { deliveryQueries } from "./queries/deliveries.ts";
 import { webhookDeliveryQueries } from "./queries/webhook-deliveries.ts";
 import { accountQueries } from "./queries/accounts.ts";
+import { leaseQueries } from "./queries/leases.ts";
 
 export interface StoreOptions {
   kind: "sqlite" | "postgres";
@@ -38,7 +39,17 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>,
     accounts: accountQueries(db),
     deliveries: deliveryQueries(db),
     webhookDeliveries: webhookDeliveryQueries(db),
+    leases: leaseQueries(db, kind),
     transaction: (fn) => db.transaction().execute((trx) => fn(bind(trx, kind, root, health))),
+    // The lock lives as long as its transaction, on the transaction's connection; `fn` works
+    // through the pool meanwhile (it must not use that connection: it is busy holding the lock).
+    exclusively: (name, fn) =>
+      kind === "sqlite"
+        ? fn()
+        : db.transaction().execute(async (trx) => {
+            await sql`select pg_advisory_xact_lock(hashtext(${"tributary:" + name}))`.execute(trx);
+            return fn();
+          }),
     get available() {
       return health.available;
     },

@@ -57,6 +57,10 @@ export interface DeliveryDeps {
   /** waits between webhook tries: WEBHOOK_TRIES - 1 of them */
   backoffMs: readonly number[];
   log: (err: unknown, what: string) => void;
+  /** whether this node sends the listener's deliveries (several nodes: its partition's owner) */
+  owns?: (listenerId: string) => boolean;
+  /** tells the listener's owner, on another node, that deliveries wait for it */
+  announce?: (listenerId: string) => void;
 }
 
 export class Deliveries {
@@ -72,6 +76,11 @@ export class Deliveries {
   add(rows: DeliveryRow[]): void {
     const touched = new Set<string>();
     for (const row of rows) {
+      if (!this.#owns(row.listener_id)) {
+        if (!touched.has(row.listener_id)) this.#d.announce?.(row.listener_id);
+        touched.add(row.listener_id);
+        continue;
+      }
       const lane = this.#lane(row.listener_id);
       if (lane.overflow || lane.queue.length >= LANE_MEMORY) {
         lane.overflow = true;
@@ -81,7 +90,7 @@ export class Deliveries {
       }
       touched.add(row.listener_id);
     }
-    for (const id of touched) this.#pump(id);
+    for (const id of touched) if (this.#owns(id)) this.#pump(id);
   }
 
   /** At start: everything queued before the last stop goes out again. */
@@ -92,11 +101,26 @@ export class Deliveries {
   /** Reads every listener's queued rows back from the store (at start, or after a storage fault). */
   async resume(): Promise<void> {
     for (const id of await this.#d.store.deliveries.listeners()) {
+      if (!this.#owns(id)) continue;
       const lane = this.#lane(id);
       lane.overflow = true;
       lane.dirty = true;
       this.#pump(id);
     }
+  }
+
+  /** Deliveries to the listener wait in the store (another node made them): read them. */
+  wake(listenerId: string): void {
+    if (this.#closed || !this.#owns(listenerId)) return;
+    const lane = this.#lane(listenerId);
+    lane.overflow = true;
+    lane.dirty = true;
+    this.#pump(listenerId);
+  }
+
+  /** Stops the lanes of the listeners `which` picks (another node sends their deliveries now). */
+  dropWhere(which: (listenerId: string) => boolean): void {
+    for (const id of [...this.#lanes.keys()]) if (which(id)) this.drop(id);
   }
 
   /** The listener is gone: forget its lane (its rows were deleted with it). */
@@ -116,6 +140,10 @@ export class Deliveries {
     }
   }
 
+  #owns(listenerId: string): boolean {
+    return this.#d.owns ? this.#d.owns(listenerId) : true;
+  }
+
   #lane(id: string): Lane {
     let lane = this.#lanes.get(id);
     if (!lane) {
@@ -128,6 +156,10 @@ export class Deliveries {
   #pump(id: string): void {
     const lane = this.#lanes.get(id);
     if (!lane || lane.busy || lane.timer || this.#closed) return;
+    if (!this.#owns(id)) {
+      this.drop(id);
+      return;
+    }
     lane.busy = true;
     const work = async () => {
       if (this.#shouldRead(lane)) await this.#readBack(id, lane);

@@ -39,6 +39,10 @@ export interface InboxPumpDeps {
   invocations: Invocations;
   capacity: Capacity;
   log: (err: unknown, what: string) => void;
+  /** whether this node runs the source's accepted runs (several nodes: its partition's owner) */
+  owns?: (sourceId: string) => boolean;
+  /** tells the source's owner, on another node, that rows wait for it */
+  announce?: (sourceId: string) => void;
 }
 
 export class InboxPump {
@@ -60,6 +64,10 @@ export class InboxPump {
   /** A row was just written to the inbox: run it now if there is room, else later from the store. */
   accepted(t: Target, seq: number, eventJson: string | undefined): void {
     if (this.#closed) return;
+    if (!this.#owns(t.source.id)) {
+      this.#d.announce?.(t.source.id);
+      return;
+    }
     const lane = this.#lane(t.source.id);
     const bytes = eventJson?.length ?? 0;
     if (!lane.backlog && !lane.paused && lane.inFlight.size < PER_SOURCE && this.#d.capacity.tryTake(bytes)) {
@@ -74,6 +82,7 @@ export class InboxPump {
   /** At start, and when the store comes back after a fault: read every source's rows back. */
   async resume(): Promise<void> {
     for (const id of await this.#d.store.events.inboxSources()) {
+      if (!this.#owns(id)) continue;
       const lane = this.#lane(id);
       lane.backlog = true;
       lane.dirty = true;
@@ -83,6 +92,20 @@ export class InboxPump {
       }
       this.#pump(id);
     }
+  }
+
+  /** Rows of the source wait in the inbox (another node accepted them): read them. */
+  wake(sourceId: string): void {
+    if (this.#closed || !this.#owns(sourceId)) return;
+    const lane = this.#lane(sourceId);
+    lane.backlog = true;
+    lane.dirty = true;
+    this.#pump(sourceId);
+  }
+
+  /** Stops reading the rows of the sources `which` picks (another node runs them now). */
+  dropWhere(which: (sourceId: string) => boolean): void {
+    for (const id of [...this.#lanes.keys()]) if (which(id)) this.drop(id);
   }
 
   /** The source was deleted: its rows went with it. */
@@ -100,6 +123,10 @@ export class InboxPump {
       if (lane.paused) clearTimeout(lane.paused);
       this.#d.capacity.forget(lane.wake);
     }
+  }
+
+  #owns(sourceId: string): boolean {
+    return this.#d.owns ? this.#d.owns(sourceId) : true;
   }
 
   #lane(sourceId: string): Lane {
@@ -195,6 +222,10 @@ export class InboxPump {
 
   async #readBack(sourceId: string, lane: Lane, room: number): Promise<void> {
     const want = room + lane.inFlight.size;
+    if (!this.#owns(sourceId)) {
+      lane.backlog = false;
+      return;
+    }
     const rows = await this.#d.store.events.inboxFor(sourceId, want);
     const t = await this.#d.targets.get(sourceId);
     if (!t || !t.source.active) {

@@ -45,14 +45,28 @@ export class Timers {
   readonly #log: (err: unknown, what: string) => void;
   #closed = false;
 
-  constructor(store: Store, invocations: Invocations, quotas: Quotas, log: (err: unknown, what: string) => void) {
+  /** whether this node runs the source's ticks (several nodes: the partition's owner does) */
+  readonly #owns: (sourceId: string) => boolean;
+
+  constructor(
+    store: Store,
+    invocations: Invocations,
+    quotas: Quotas,
+    log: (err: unknown, what: string) => void,
+    owns: (sourceId: string) => boolean = () => true,
+  ) {
     this.#log = log;
+    this.#owns = owns;
     this.#store = store;
     this.#inv = invocations;
     this.#quotas = quotas;
   }
 
-  /** Starts (or restarts) the source's timer; a stored due time in the past fires at once. */
+  /**
+   * Starts (or restarts) the source's timer; a stored due time in the past fires at once.
+   * `fresh` (a new or changed timer) starts the schedule from now, on whichever node took the
+   * change; only the source's owner arms it (another node's owner reads the stored due time).
+   */
   async schedule(t: Target, fresh = false): Promise<void> {
     this.cancel(t.source.id);
     const timer = timerOf(t);
@@ -61,7 +75,12 @@ export class Timers {
     const due = stored ?? nextAfter(timer, Date.now());
     // stored at once, so a restart before the first tick still knows when it was due
     if (stored === undefined) await this.#store.events.setTimer(t.source.id, due);
-    this.#arm(t, timer, due);
+    if (this.#owns(t.source.id)) this.#arm(t, timer, due);
+  }
+
+  /** Stops the timers of the sources `which` picks (their partition went to another node). */
+  cancelWhere(which: (sourceId: string) => boolean): void {
+    for (const id of [...this.#handles.keys()]) if (which(id)) this.cancel(id);
   }
 
   cancel(sourceId: string): void {

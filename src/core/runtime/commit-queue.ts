@@ -134,6 +134,10 @@ function merge(b: CommitBatch, part: CommitPart): void {
   if (part.trims) b.trims.push(...part.trims);
   if (part.deliveries) for (const d of part.deliveries) b.deliveries.push(d);
   if (part.deliveriesDone) b.deliveriesDone.push(...part.deliveriesDone);
+  if (part.fence) {
+    if (b.fence) b.fence.leases.push(...part.fence.leases);
+    else b.fence = { node: part.fence.node, leases: [...part.fence.leases] };
+  }
 }
 
 // Several results of one emitter in a batch: only its last state and timer matter, usage adds up,
@@ -162,5 +166,11 @@ function compact(b: CommitBatch): CommitBatch {
     trims: [...trims.values()],
     deliveries: b.deliveries,
     deliveriesDone: b.deliveriesDone,
+    ...(b.fence ? { fence: { node: b.fence.node, leases: uniqueLeases(b.fence.leases) } } : {}),
   };
+}
+
+function uniqueLeases(leases: Array<[number, number]>): Array<[number, number]> {
+  const seen = new Map(leases.map(([p, e]) => [`${p}:${e}`, [p, e] as [number, number]]));
+  return [...seen.values()];
 }

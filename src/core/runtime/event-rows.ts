@@ -55,6 +55,12 @@ export class EventRows {
     this.#states.delete(emitterId);
   }
 
+  /** Forgets what is known of the emitters `which` picks: another node may have written since. */
+  reloadWhere(which: (emitterId: string) => boolean): void {
+    for (const id of [...this.#states.keys()]) if (which(id)) this.#states.delete(id);
+    for (const id of [...this.#known.keys()]) if (which(id)) this.#known.delete(id);
+  }
+
   forget(emitterId: string): void {
     this.#states.delete(emitterId);
     this.#known.delete(emitterId);

@@ -3,7 +3,7 @@ import { emitterChannel } from "../../bus/port.ts";
 import type { InvocationKind, InvokeLimits, InvokeResult, InvocationError } from "../../runtime/protocol.ts";
 import type { Invoker } from "../../runtime/types.ts";
 import type { InvokeOptions, Target } from "./target.ts";
-import type { DeliveryRow, EventRow, Store, SubscriptionRow } from "../../store/port.ts";
+import type { CommitBatch, DeliveryRow, EventRow, Store, SubscriptionRow } from "../../store/port.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { AccountAuth } from "../accounts/account-auth.ts";
 import type { CommitPart, CommitQueue } from "./commit-queue.ts";
@@ -37,6 +37,8 @@ export interface InvocationDeps {
   retention: number;
   version: string;
   metrics?: CoreMetrics;
+  /** what a commit of an emitter's durable work must check (several nodes: its lease) */
+  fence?: (emitterId: string) => CommitBatch["fence"];
 }
 
 export class Invocations {
@@ -45,6 +47,8 @@ export class Invocations {
   readonly #tails = new Map<string, Promise<unknown>>();
   /** deleted emitters: results still in flight for them are dropped, not committed */
   readonly #deleted = new Set<string>();
+  /** emitters whose cached state another node changed, reloaded once their results in flight are staged */
+  readonly #stale = new Set<string>();
   #stopping = false;
   /** told about every committed delivery, so it can be sent at once */
   onDeliveries: (rows: DeliveryRow[]) => void = () => {};
@@ -117,6 +121,7 @@ export class Invocations {
     const part: CommitPart = { states: [this.#rows.snapshot(state)] };
     if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
     if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
+    this.#fence(t, opts, part);
     await this.#stage(t, state, [row], [row.payload], subs, opts.delivery?.hops ?? 0, part, ctx);
   }
 
@@ -132,6 +137,20 @@ export class Invocations {
    */
   stop(): void {
     this.#stopping = true;
+  }
+
+  /**
+   * Another node wrote the emitter's state (its hooks ran there): read it again from the store
+   * before the next run, but not under results in flight (their ids are given out already).
+   */
+  refresh(emitterId: string): void {
+    if (this.#tails.has(emitterId)) this.#stale.add(emitterId);
+    else this.#rows.reload(emitterId);
+  }
+
+  /** Forgets the cached state of the emitters `which` picks (their partition changed hands). */
+  reloadWhere(which: (emitterId: string) => boolean): void {
+    this.#rows.reloadWhere(which);
   }
 
   /** Forgets a deleted emitter (after its rows are gone). */
@@ -155,7 +174,9 @@ export class Invocations {
     const tail = staged.catch(() => {});
     this.#tails.set(id, tail);
     void tail.then(() => {
-      if (this.#tails.get(id) === tail) this.#tails.delete(id);
+      if (this.#tails.get(id) !== tail) return;
+      this.#tails.delete(id);
+      if (this.#stale.delete(id)) this.#rows.reload(id);
     });
     return staged.then(async ({ result, committed }) => {
       await committed;
@@ -195,7 +216,16 @@ export class Invocations {
     if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
     if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
     if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
+    this.#fence(t, opts, part);
     return this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx);
+  }
+
+  // Durable work (an inbox row, a delivery, a timer tick) is the partition owner's: its commit
+  // checks the lease, so a node that lost it can't consume the row the new owner runs.
+  #fence(t: Target, opts: InvokeOptions, part: CommitPart): void {
+    const durable = opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined;
+    const fence = durable ? this.#d.fence?.(t.source.id) : undefined;
+    if (fence) part.fence = fence;
   }
 
   // Adds the deliveries of the rows (or, past the hop limit, one $errors row instead), the trims,

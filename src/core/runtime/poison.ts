@@ -1,4 +1,5 @@
 import { AppError } from "../../lib/errors.ts";
+import { FencedError } from "../../store/port.ts";
 
 // A run whose commit keeps failing while the store itself is fine is poison: replaying it would
 // fail the same way forever. After a few tries it is set aside (recorded on $errors with its
@@ -13,7 +14,8 @@ export function isStorageFault(e: unknown): boolean {
 
 /** Counts a failure of `key`; true once it has failed POISON_TRIES times for a reason of its own. */
 export function countFailure(failures: Map<string | number, number>, key: string | number, e: unknown): boolean {
-  if (isStorageFault(e)) return false;
+  // fenced: the work is another node's now, and that node runs it
+  if (isStorageFault(e) || e instanceof FencedError) return false;
   const n = (failures.get(key) ?? 0) + 1;
   failures.set(key, n);
   return n >= POISON_TRIES;

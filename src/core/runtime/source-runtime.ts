@@ -22,6 +22,14 @@ import { Routes } from "../flow/routes.ts";
 import { Deliveries } from "../flow/deliveries.ts";
 import { WebhookSender } from "../flow/webhook-sender.ts";
 import { noMetrics } from "./metrics.ts";
+import { SoleOwnership, type Ownership } from "../cluster/ownership.ts";
+import { Announcements } from "../cluster/announcements.ts";
+import { partitionOf } from "../cluster/partition.ts";
+import type { ControlMessage } from "../../bus/port.ts";
+
+// Several nodes: owners read the store for work announced by others this often, in case an
+// announcement was lost (the bus is a hint; the inbox and delivery tables are the truth).
+const SWEEP_MS = 5000;
 
 // Everything that makes sources and workflows run, wired once: invocations and their commits,
 // hooks, timers, the HTTP ingress, quotas, and the deliveries of events to listeners. Sources
@@ -42,7 +50,12 @@ export class SourceRuntime {
   readonly deliveries: Deliveries;
   readonly capacity: Capacity;
   readonly pump: InboxPump;
+  readonly ownership: Ownership;
   readonly #deps: CoreDeps;
+  readonly #announce: Announcements;
+  /** told when another node changed something of a user (caches of the layers above) */
+  readonly #userChanged: Array<(userId: string) => void> = [];
+  #sweep: NodeJS.Timeout | undefined;
   readonly #commits: CommitQueue;
   /** where failures nobody awaits are reported (the service's logger, once it exists) */
   log: (err: unknown, what: string) => void = () => {};
@@ -50,6 +63,9 @@ export class SourceRuntime {
   constructor(deps: CoreDeps) {
     this.#deps = deps;
     this.bus = deps.bus;
+    this.ownership = deps.ownership ?? new SoleOwnership("local");
+    const owns = (id: string) => this.ownership.owns(id);
+    this.#announce = new Announcements(deps.bus);
     const metrics = deps.metrics ?? noMetrics;
     this.#commits = new CommitQueue(deps.store, metrics);
     this.targets = new Targets(deps.store, deps.publicUrl);
@@ -70,13 +86,22 @@ export class SourceRuntime {
       fetchAllow: [...deps.fetchAllow],
       retention: deps.retention,
       metrics,
+      fence: (id) => this.ownership.fence(id),
     });
     this.lifecycle = new Lifecycle(this.invocations);
     this.quotas = new Quotas(this.usage, this.invocations);
     const log = (err: unknown, what: string) => this.log(err, what);
-    this.timers = new Timers(deps.store, this.invocations, this.quotas, log);
+    this.timers = new Timers(deps.store, this.invocations, this.quotas, log, owns);
     this.capacity = new Capacity(deps.backlog.maxInFlight, deps.backlog.maxInFlightBytes);
-    this.pump = new InboxPump({ store: deps.store, targets: this.targets, invocations: this.invocations, capacity: this.capacity, log });
+    this.pump = new InboxPump({
+      store: deps.store,
+      targets: this.targets,
+      invocations: this.invocations,
+      capacity: this.capacity,
+      log,
+      owns,
+      announce: (id) => this.#announce.add("inbox", id),
+    });
     this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), this.pump);
     this.deliveries = new Deliveries({
       store: deps.store,
@@ -88,6 +113,8 @@ export class SourceRuntime {
       capacity: this.capacity,
       backoffMs: deps.webhookBackoffMs,
       log,
+      owns,
+      announce: (id) => this.#announce.add("deliveries", id),
     });
     this.invocations.onDeliveries = (rows) => this.deliveries.add(rows);
   }
@@ -102,18 +129,85 @@ export class SourceRuntime {
    */
   async start(): Promise<void> {
     const store = this.#deps.store;
+    // Work that failed while the store could not write resumes as soon as it can again.
+    store.onRecovered(() => this.#resumeOwned());
+    this.bus.onBroadcast((m) => this.#onBroadcast(m));
+    // one node: takes everything now; several: what its leases bring, now and as they change
+    await this.ownership.start((gained, lost) => this.#ownershipChanged(gained, lost));
+    if (this.ownership.shared) {
+      this.#sweep = setInterval(() => this.#resumeOwned(), SWEEP_MS);
+      this.#sweep.unref();
+    }
+  }
+
+  /**
+   * Something of `userId` (the emitter `emitterId`, or their subscriptions, lists or keys)
+   * changed on this node, which has already dropped what it cached: the other nodes do the same.
+   */
+  changed(userId: string, emitterId?: string): void {
+    this.bus.broadcast(emitterId ? { t: "changed", user: userId, emitter: emitterId } : { t: "changed", user: userId });
+  }
+
+  /** `listener` hears of changes made on other nodes (a cache to drop) */
+  onUserChanged(listener: (userId: string) => void): void {
+    this.#userChanged.push(listener);
+  }
+
+  #resumeOwned(): void {
+    this.pump.resume().catch((e) => this.log(e, "resuming accepted runs failed"));
+    this.deliveries.resume().catch((e) => this.log(e, "resuming deliveries failed"));
+  }
+
+  // Partitions lost stop here at once (their commits would be fenced anyway); partitions gained
+  // start as the whole service does at start: accepted runs, timers, queued deliveries, all read
+  // from the store, since the node that had them may have written up to its last moment.
+  async #ownershipChanged(gained: ReadonlySet<number>, lost: ReadonlySet<number>): Promise<void> {
+    if (lost.size > 0) {
+      const inLost = (id: string) => lost.has(partitionOf(id));
+      this.timers.cancelWhere(inLost);
+      this.pump.dropWhere(inLost);
+      this.deliveries.dropWhere(inLost);
+      this.invocations.reloadWhere(inLost);
+    }
+    if (gained.size === 0) return;
+    const inGained = (id: string) => gained.has(partitionOf(id));
+    this.invocations.reloadWhere(inGained);
+    this.targets.invalidateWhere(inGained);
     await this.pump.resume();
+    const store = this.#deps.store;
     const emitters = [...(await store.sources.listActive()), ...(await store.workflows.listActive())];
     for (const { id } of emitters) {
+      if (!inGained(id)) continue;
       const t = await this.targets.get(id);
       if (t && timerOf(t)) await this.timers.schedule(t);
     }
-    await this.deliveries.start();
-    // Work that failed while the store could not write resumes as soon as it can again.
-    store.onRecovered(() => {
-      this.pump.resume().catch((e) => this.log(e, "resuming accepted runs failed"));
-      this.deliveries.resume().catch((e) => this.log(e, "resuming deliveries failed"));
-    });
+    await this.deliveries.resume();
+  }
+
+  #onBroadcast(m: ControlMessage): void {
+    if (m.t === "inbox") this.pump.wake(m.id);
+    else if (m.t === "deliveries") this.deliveries.wake(m.id);
+    else void this.#changedElsewhere(m.user, m.emitter).catch((e) => this.log(e, "applying a change from another node failed"));
+  }
+
+  // Another node changed an emitter of this user (or their subscriptions, keys, lists): drop
+  // what is cached, and if this node runs the emitter, take the change up as that node would.
+  async #changedElsewhere(userId: string, emitterId: string | undefined): Promise<void> {
+    this.routes.invalidate(userId);
+    for (const l of this.#userChanged) l(userId);
+    if (!emitterId) return;
+    this.targets.invalidate(emitterId);
+    this.invocations.refresh(emitterId);
+    const t = await this.targets.get(emitterId);
+    if (!t) {
+      // deleted: its rows are gone; its live streams here end
+      this.gone(emitterId, userId, false);
+      return;
+    }
+    this.timers.cancel(emitterId);
+    if (!t.source.active || !this.ownership.owns(emitterId)) return;
+    if (timerOf(t)) await this.timers.schedule(t);
+    this.pump.wake(emitterId);
   }
 
   /**
@@ -129,7 +223,8 @@ export class SourceRuntime {
   }
 
   /** A source or workflow was deleted: stop everything of it and end its live streams. */
-  gone(sourceId: string, userId: string): void {
+  gone(sourceId: string, userId: string, here = true): void {
+    if (here) this.changed(userId, sourceId);
     this.routes.invalidate(userId);
     this.deliveries.drop(sourceId);
     this.pump.drop(sourceId);
@@ -140,10 +235,13 @@ export class SourceRuntime {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#sweep);
+    this.#announce.close();
     this.invocations.stop();
     this.pump.close();
     this.timers.close();
     this.deliveries.close();
     await this.#commits.drain();
+    await this.ownership.close();
   }
 }

@@ -83,6 +83,7 @@ export class Workflows {
     });
     this.#rt.routes.invalidate(user.id);
     await this.#arm(row);
+    this.#rt.changed(user.id, row.id);
     return row;
   }
 
@@ -116,6 +117,7 @@ export class Workflows {
     await this.#deps.store.workflows.update(next);
     this.#rt.targets.invalidate(id);
     await this.#arm(next);
+    this.#rt.changed(user.id, id);
     return next;
   }
 

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.ts";
-import type { CommitBatch, EventRow } from "../port.ts";
+import { FencedError, type CommitBatch, type EventRow } from "../port.ts";
 import { atMost } from "./event-keys.ts";
 import { pendingWebhookDelivery } from "./webhook-deliveries.ts";
 
@@ -29,6 +29,7 @@ const eventColumns = (e: EventRow) => ({
 
 /** Writes one group of invocation results; the caller runs it inside one transaction. */
 export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Promise<void> {
+  if (batch.fence) await checkFence(trx, batch.fence);
   for (const part of chunks(batch.events)) {
     await trx.insertInto("events").values(part.map(eventColumns)).execute();
   }
@@ -117,4 +118,27 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Pr
       .where((eb) => atMost(eb, k))
       .execute();
   }
+}
+
+// Fencing (several nodes): the leases the batch was written under must still be this node's,
+// with the same epoch. FOR SHARE holds them until the transaction ends, so a takeover (an UPDATE
+// of the row) waits for this commit, and a commit after a takeover sees the new owner.
+async function checkFence(trx: Kysely<Database>, fence: NonNullable<CommitBatch["fence"]>): Promise<void> {
+  const wanted = new Map<number, Set<number>>();
+  for (const [p, e] of fence.leases) {
+    let epochs = wanted.get(p);
+    if (!epochs) wanted.set(p, (epochs = new Set()));
+    epochs.add(e);
+  }
+  if (wanted.size === 0) return;
+  const rows = await trx
+    .selectFrom("partition_leases")
+    .select(["id", "epoch"])
+    .where("owner", "=", fence.node)
+    .where("id", "in", [...wanted.keys()])
+    .forShare()
+    .execute();
+  const now = new Map(rows.map((r) => [Number(r.id), Number(r.epoch)]));
+  const lost = [...wanted].filter(([p, epochs]) => epochs.size > 1 || !epochs.has(now.get(p) ?? -1)).map(([p]) => p);
+  if (lost.length > 0) throw new FencedError(lost);
 }

@@ -1,0 +1,142 @@
+import { Redis } from "ioredis";
+import type { Bus, BusListener, BusMessage, ControlListener, ControlMessage } from "./port.ts";
+import { MemoryBus } from "./memory.ts";
+
+// The scale-out Bus (TRIBUTARY_BUS=redis): Redis pub/sub between the nodes on one database.
+// Local listeners are served in-process as on one node (no round trip through Redis for a stream
+// on the emitter's own node); every event is also published to Redis for streams on other nodes,
+// which each node subscribes to only while it has a listener. Nothing durable goes through here
+// (DESIGN: no dual write): a message lost while Redis is away is a stream that misses an event
+// (it catches up from the store on reconnect) or a wake-up the owner's sweep makes up for.
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export interface RedisBusOptions {
+  url: string;
+  /** this node's id: a node ignores its own broadcasts */
+  node: string;
+  /** channel names start with it: the nodes of one database share it, other deployments don't */
+  prefix: string;
+  log: (err: unknown, what: string) => void;
+}
+
+export class RedisBus implements Bus {
+  readonly #local: MemoryBus;
+  readonly #pub: Redis;
+  readonly #sub: Redis;
+  readonly #o: RedisBusOptions;
+  readonly #control: ControlListener[] = [];
+  readonly #controlChannel: string;
+  #lastError = 0;
+
+  private constructor(o: RedisBusOptions, pub: Redis, sub: Redis) {
+    this.#o = o;
+    this.#pub = pub;
+    this.#sub = sub;
+    this.#local = new MemoryBus((e) => o.log(e, "a live stream's listener failed"));
+    this.#controlChannel = `${o.prefix}control`;
+    sub.on("message", (channel: string, message: string) => this.#receive(channel, message));
+  }
+
+  /** Connects both connections (one publishes, one subscribes: a subscribed connection can't publish). */
+  static async connect(o: RedisBusOptions): Promise<RedisBus> {
+    const options = {
+      // a publish while Redis is away fails at once instead of queueing without bound
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      maxRetriesPerRequest: 1,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      lazyConnect: true,
+    };
+    const pub = new Redis(o.url, options);
+    // the subscriber's SUBSCRIBE commands are queued while it reconnects, and re-sent after
+    const sub = new Redis(o.url, { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null });
+    const bus = new RedisBus(o, pub, sub);
+    for (const c of [pub, sub]) c.on("error", (e: unknown) => bus.#warn(e, "the Redis bus lost its connection; reconnecting"));
+    try {
+      await Promise.all([pub.connect(), sub.connect()]);
+      await sub.subscribe(bus.#controlChannel);
+    } catch (e) {
+      pub.disconnect();
+      sub.disconnect();
+      throw new Error(`REDIS_URL: can't reach Redis (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+    }
+    return bus;
+  }
+
+  get subscribers(): number {
+    return this.#local.subscribers;
+  }
+
+  publish(channel: string, message: BusMessage): void {
+    this.#local.publish(channel, message);
+    // one line of JSON for the header, then the item as it is (not escaped a second time)
+    const frame = `${JSON.stringify([this.#o.node, message.eventName, message.id])}\n${message.item}`;
+    this.#pub.publish(this.#o.prefix + channel, frame).catch((e: unknown) => this.#warn(e, "publishing an event to Redis failed"));
+  }
+
+  // Another node may have a stream on any emitter, and finding out would cost a round trip per
+  // event: every event is published (Redis drops a message nobody subscribed to at once).
+  watched(): boolean {
+    return true;
+  }
+
+  subscribe(channel: string, listener: BusListener, onEnd?: () => void): () => void {
+    const first = !this.#local.watched(channel);
+    const off = this.#local.subscribe(channel, listener, onEnd);
+    if (first) this.#sub.subscribe(this.#o.prefix + channel).catch((e: unknown) => this.#warn(e, "subscribing on Redis failed"));
+    return () => {
+      off();
+      this.#release(channel);
+    };
+  }
+
+  end(channel: string): void {
+    this.#local.end(channel);
+    this.#release(channel);
+  }
+
+  broadcast(message: ControlMessage): void {
+    const frame = JSON.stringify({ ...message, from: this.#o.node });
+    this.#pub.publish(this.#controlChannel, frame).catch((e: unknown) => this.#warn(e, "broadcasting to the other nodes failed"));
+  }
+
+  onBroadcast(listener: ControlListener): void {
+    this.#control.push(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.#local.close();
+    await Promise.allSettled([this.#pub.quit(), this.#sub.quit()]);
+  }
+
+  #release(channel: string): void {
+    if (this.#local.watched(channel)) return;
+    this.#sub.unsubscribe(this.#o.prefix + channel).catch(() => {});
+  }
+
+  #receive(channel: string, message: string): void {
+    try {
+      if (channel === this.#controlChannel) {
+        const m = JSON.parse(message) as ControlMessage & { from?: string };
+        if (m.from === this.#o.node) return;
+        for (const l of this.#control) l(m);
+        return;
+      }
+      const nl = message.indexOf("\n");
+      const [from, eventName, id] = JSON.parse(message.slice(0, nl)) as [string, string, string];
+      if (from === this.#o.node) return;
+      this.#local.publish(channel.slice(this.#o.prefix.length), { eventName, id, item: message.slice(nl + 1) });
+    } catch (e) {
+      this.#o.log(e, "a message from the Redis bus could not be read");
+    }
+  }
+
+  // Redis being away is reported once every few seconds, not once per event.
+  #warn(e: unknown, what: string): void {
+    const now = Date.now();
+    if (now - this.#lastError < 5000) return;
+    this.#lastError = now;
+    this.#o.log(e, what);
+  }
+}

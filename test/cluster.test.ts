@@ -1,0 +1,191 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { clusterSkip, startCluster, type Cluster, type Node } from "./cluster-nodes.ts";
+import { connect } from "./sse-client.ts";
+import { HTTP_COMPONENT, waitFor } from "./helpers.ts";
+import { listShippedComponents } from "../src/runtime/registry-files.ts";
+
+// Three real nodes on one PostgreSQL database with the Redis bus (extensions §4): one writer per
+// emitter through partition leases, work that survives kill -9 of a node, live streams and
+// cache changes that cross nodes, and a bootstrap that happens once.
+
+const COUNTER = `
+export default {
+  key: "cluster-counter",
+  name: "Cluster counter",
+  version: "0.1.0",
+  props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } }, db: "$.service.db" },
+  run(event) {
+    const n = (this.db.get("n") ?? 0) + 1;
+    this.db.set("n", n);
+    this.$emit({ n, ts: event.timestamp });
+  },
+};
+`;
+
+const LISTENER = `
+export default {
+  key: "cluster-listener",
+  name: "Cluster listener",
+  version: "0.1.0",
+  props: {},
+  run(event) { this.$emit({ heard: event }); },
+};
+`;
+
+async function create(c: Cluster, node: Node, code: string, extra: Record<string, unknown> = {}) {
+  const r = await c.api(node, "POST", "/v1/sources", { component_code: code, ...extra });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body.data as { id: string; configured_props: Record<string, any> };
+}
+
+const endpointOf = (s: { configured_props: Record<string, any> }) => new URL(s.configured_props.http.endpoint_url).pathname;
+
+async function post(node: Node, path: string, body: unknown): Promise<number> {
+  const res = await fetch(node.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** payloads of the emitter's default stream, straight from the store, oldest first */
+async function stored(c: Cluster, emitterId: string): Promise<any[]> {
+  const r = await c.db.query("select payload from events where emitter_id = $1 and event_name = '' order by ms, n", [emitterId]);
+  return r.rows.map((row) => JSON.parse(row.payload));
+}
+
+describe("several nodes (PostgreSQL + Redis)", { skip: clusterSkip() }, () => {
+  let c: Cluster;
+
+  before(async () => {
+    c = await startCluster(3, { TRIBUTARY_EVENT_RETENTION: "10000" });
+  });
+  after(async () => {
+    await c?.close();
+  });
+
+  test("nodes started together on an empty database make one admin and one copy of each registry component", async () => {
+    const users = await c.db.query("select count(*)::int as n from users");
+    assert.equal(users.rows[0].n, 1);
+    const registry = await c.db.query("select key, count(*)::int as n from components where registry = 1 group by key");
+    assert.equal(registry.rows.length, listShippedComponents().length);
+    for (const row of registry.rows) assert.equal(row.n, 1, `registry component ${row.key} installed ${row.n} times`);
+  });
+
+  test("the partitions are shared out among the live nodes", async () => {
+    const owners = await waitFor(async () => {
+      const r = await c.db.query("select owner, count(*)::int as n from partition_leases group by owner");
+      const held = r.rows.filter((row) => row.owner !== null);
+      return held.length === 3 && r.rows.every((row) => row.owner !== null) ? held : undefined;
+    }, 30_000, "every partition held, by all three nodes");
+    for (const o of owners) assert.ok(o.n >= 16, `${o.owner} holds ${o.n} of 64`);
+  });
+
+  test("an SSE stream on one node sees the events committed on another", async () => {
+    const [n1, n2, n3] = c.nodes;
+    const src = await create(c, n1, HTTP_COMPONENT);
+    const owner = await waitFor(() => c.ownerOf(src.id), 10_000, "an owner");
+    const watcher = c.nodes.find((n) => n !== owner)!;
+    const stream = await connect(`${watcher.url}/sources/${src.id}/sse`, { authorization: `Bearer ${c.adminKey}` });
+    try {
+      await waitFor(async () => stream.text().startsWith(":sse-handshake"), 10_000, "handshake");
+      const sender = [n1, n2, n3].find((n) => n !== owner && n !== watcher) ?? n1;
+      assert.equal(await post(sender, endpointOf(src), { marker: "across" }), 200);
+      const m = await waitFor(async () => stream.messages().find((x) => x.data?.event?.body?.marker === "across"), 10_000, "the event on the other node's stream");
+      assert.ok(m.id);
+    } finally {
+      stream.close();
+    }
+  });
+
+  test("disabling, subscribing and deleting on one node take effect on the others", async (t) => {
+    const [n1, n2, n3] = c.nodes;
+    const src = await create(c, n1, HTTP_COMPONENT);
+    // every node has the endpoint cached now
+    for (const n of c.nodes) assert.equal(await post(n, endpointOf(src), { warm: n.id }), 200);
+
+    let started = Date.now();
+    assert.equal((await c.api(n1, "PUT", `/v1/sources/${src.id}`, { active: false })).status, 200);
+    for (const n of [n2, n3]) await waitFor(async () => (await post(n, endpointOf(src), { late: true })) === 404, 10_000, `${n.id} refusing a disabled source`);
+    t.diagnostic(`disabled on every node after ${Date.now() - started} ms`);
+
+    // a subscription made on node2 routes events committed by the emitter's owner, wherever it is
+    assert.equal((await c.api(n1, "PUT", `/v1/sources/${src.id}`, { active: true })).status, 200);
+    const listener = await create(c, n1, LISTENER);
+    await waitFor(async () => (await post(n3, endpointOf(src), { before: true })) === 200, 10_000, "enabled again");
+    started = Date.now();
+    const sub = await c.api(n2, "POST", `/v1/subscriptions?emitter_id=${src.id}&listener_id=${listener.id}`);
+    assert.equal(sub.status, 200);
+    assert.equal(await post(n3, endpointOf(src), { routed: 1 }), 200);
+    await waitFor(async () => (await stored(c, listener.id)).some((e) => e.heard?.body?.routed === 1), 10_000, "the listener hearing the event");
+    t.diagnostic(`subscription effective after ${Date.now() - started} ms`);
+
+    // deleted on node3: gone on every node, and live streams elsewhere end
+    const stream = await connect(`${n1.url}/sources/${src.id}/sse`, { authorization: `Bearer ${c.adminKey}` });
+    await waitFor(async () => stream.text().startsWith(":sse-handshake"), 10_000, "handshake");
+    assert.equal((await c.api(n3, "DELETE", `/v1/sources/${src.id}`)).status, 200);
+    for (const n of [n1, n2]) await waitFor(async () => (await post(n, endpointOf(src), { gone: true })) === 404, 10_000, `${n.id} refusing a deleted source`);
+    await stream.ended;
+  });
+
+  test("HTTP requests spread over the nodes are each stored once, also across kill -9 of a node mid-load", async (t) => {
+    const src = await create(c, c.nodes[0], HTTP_COMPONENT);
+    const path = endpointOf(src);
+    const owner = await waitFor(() => c.ownerOf(src.id), 10_000, "an owner");
+    // the node killed is the source's owner when that isn't the node the test reads through
+    const victim = owner !== c.nodes[0] ? owner : c.nodes[c.nodes.length - 1];
+    const targets = [...c.nodes];
+    const acked: number[] = [];
+    const TOTAL = 240;
+    let next = 0;
+    const worker = async () => {
+      while (next < TOTAL) {
+        const i = next++;
+        if (i === TOTAL / 3) void c.kill(victim);
+        const node = targets[i % targets.length];
+        const status = await post(node, path, { i }).catch(() => 0);
+        if (status === 200) acked.push(i);
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, worker));
+    t.diagnostic(`${acked.length} of ${TOTAL} acknowledged; ${victim.id} was killed`);
+    assert.ok(acked.length >= TOTAL / 2);
+    const seen = await waitFor(async () => {
+      const events = await stored(c, src.id);
+      const ids = events.map((e) => e.body.i as number);
+      return acked.every((i) => ids.includes(i)) ? ids : undefined;
+    }, 60_000, "every acknowledged request stored");
+    const counts = new Map<number, number>();
+    for (const i of seen) counts.set(i, (counts.get(i) ?? 0) + 1);
+    const doubled = [...counts].filter(([, n]) => n > 1);
+    assert.deepEqual(doubled, [], "no request stored twice");
+  });
+
+  test("timer ticks run once each across nodes, and keep running after kill -9 of their owner", async (t) => {
+    // a node to replace the one killed above, so the timers spread over three again
+    await c.add("node4");
+    const sources = await Promise.all([1, 2, 3, 4, 5, 6].map(() => create(c, c.nodes[0], COUNTER)));
+    for (const s of sources) await waitFor(async () => (await stored(c, s.id)).length >= 2, 30_000, `ticks of ${s.id}`);
+    let victimSource: string | undefined;
+    let victim: Node | undefined;
+    for (const s of sources) {
+      const o = await c.ownerOf(s.id);
+      if (o && o !== c.nodes[0]) {
+        victimSource = s.id;
+        victim = o;
+        break;
+      }
+    }
+    assert.ok(victim && victimSource, "some timer runs on a node other than the first");
+    const before = (await stored(c, victimSource)).length;
+    const killedAt = Date.now();
+    await c.kill(victim);
+    await waitFor(async () => (await stored(c, victimSource)).length >= before + 3, 30_000, "ticks after the owner's death");
+    t.diagnostic(`ticks resumed elsewhere within ${Date.now() - killedAt} ms of kill -9`);
+    for (const s of sources) {
+      const events = await stored(c, s.id);
+      const ns = events.map((e) => e.n as number);
+      // one writer per source: the db counter goes up by one per committed tick, never twice
+      assert.deepEqual(ns, ns.map((_, i) => i + 1), `${s.id} ran a tick twice or lost its db: ${ns.join(",")}`);
+    }
+  });
+});
