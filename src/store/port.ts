@@ -353,8 +353,8 @@ export interface CommitBatch {
 
 /** A commit refused because this node no longer holds a partition lease it was written under. */
 export class FencedError extends Error {
-  constructor(partitions: number[]) {
-    super(`this node no longer holds partition${partitions.length === 1 ? "" : "s"} ${partitions.join(", ")}: its work there is another node's now`);
+  constructor(partitions: number[], message?: string) {
+    super(message ?? `this node no longer holds partition${partitions.length === 1 ? "" : "s"} ${partitions.join(", ")}: its work there is another node's now`);
     this.name = "FencedError";
   }
 }

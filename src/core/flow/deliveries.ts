@@ -6,7 +6,7 @@ import type { Invocations } from "../runtime/invocations.ts";
 import type { Quotas } from "../runtime/quotas.ts";
 import type { Targets } from "../runtime/targets.ts";
 import type { WebhookSender } from "./webhook-sender.ts";
-import { countFailure, describeFailure } from "../runtime/poison.ts";
+import { countFailure, describeFailure, isFenced } from "../runtime/poison.ts";
 
 // Sends queued deliveries to their listeners (decisions §5). Each listener has a lane that keeps
 // the order deliveries were made in. A source or workflow lane starts invocations in order (the
@@ -248,7 +248,8 @@ export class Deliveries {
           },
           async (e: unknown) => {
             if (!countFailure(lane.failures, d.id, e)) {
-              this.#d.log(e, "committing a delivered run failed; it runs again shortly");
+              // fenced: the listener is another node's now, which runs it (nothing to report)
+              if (!isFenced(e)) this.#d.log(e, "committing a delivered run failed; it runs again shortly");
               return true;
             }
             lane.failures.delete(d.id);

@@ -3,7 +3,7 @@ import type { Capacity } from "./capacity.ts";
 import type { Invocations } from "../runtime/invocations.ts";
 import type { Target } from "../runtime/target.ts";
 import type { Targets } from "../runtime/targets.ts";
-import { countFailure, describeFailure } from "../runtime/poison.ts";
+import { countFailure, describeFailure, isFenced } from "../runtime/poison.ts";
 
 // Accepted runs (inbox rows) reach the runners through here, so the work held in memory stays
 // bounded: at most PER_SOURCE runs in flight per source and what the shared Capacity allows in
@@ -158,7 +158,7 @@ export class InboxPump {
         async (e: unknown) => {
           if (!countFailure(lane.failures, seq, e)) {
             // The row is still in the inbox: it runs again shortly (once the store takes writes).
-            this.#d.log(e, "committing an accepted run failed; it runs again shortly");
+            if (!isFenced(e)) this.#d.log(e, "committing an accepted run failed; it runs again shortly");
             return true;
           }
           lane.failures.delete(seq);

@@ -60,6 +60,7 @@ export class Invocations {
 
   /** `eventJson`: the run's event as JSON text (it is text already in the inbox and deliveries) */
   async invoke(t: Target, kind: InvocationKind, eventJson: string | undefined, opts: InvokeOptions = {}): Promise<InvokeResult> {
+    opts = this.#withFence(t, opts);
     // counted as running before the first await, so the next quota check already sees it
     if (!opts.dryRun) this.#d.usage.begin(t.user);
     // props may need a read (a connected account's auth): read along with the state
@@ -113,6 +114,7 @@ export class Invocations {
    * failure and what was accepted can still be found.
    */
   async setAside(t: Target, eventJson: string | undefined, opts: InvokeOptions, message: string): Promise<void> {
+    opts = this.#withFence(t, opts);
     const state = await this.#rows.state(t.source);
     const ctx: InvocationContext = { kind: "run", startedAt: Date.now(), eventJson, trigger: triggerOf(opts) };
     const subs = await this.#d.routes.forUser(t.user.id);
@@ -222,10 +224,14 @@ export class Invocations {
 
   // Durable work (an inbox row, a delivery, a timer tick) is the partition owner's: its commit
   // checks the lease, so a node that lost it can't consume the row the new owner runs.
-  #fence(t: Target, opts: InvokeOptions, part: CommitPart): void {
+  #withFence(t: Target, opts: InvokeOptions): InvokeOptions {
     const durable = opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined;
-    const fence = durable ? this.#d.fence?.(t.source.id) : undefined;
-    if (fence) part.fence = fence;
+    const fence = durable && !opts.fence ? this.#d.fence?.(t.source.id) : undefined;
+    return fence ? { ...opts, fence } : opts;
+  }
+
+  #fence(_t: Target, opts: InvokeOptions, part: CommitPart): void {
+    if (opts.fence) part.fence = opts.fence;
   }
 
   // Adds the deliveries of the rows (or, past the hop limit, one $errors row instead), the trims,

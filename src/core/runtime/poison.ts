@@ -12,10 +12,15 @@ export function isStorageFault(e: unknown): boolean {
   return e instanceof AppError && e.code === "storage_unavailable";
 }
 
+/** the work is another node's now (its lease moved, or it finished the work already) */
+export function isFenced(e: unknown): boolean {
+  return e instanceof FencedError;
+}
+
 /** Counts a failure of `key`; true once it has failed POISON_TRIES times for a reason of its own. */
 export function countFailure(failures: Map<string | number, number>, key: string | number, e: unknown): boolean {
   // fenced: the work is another node's now, and that node runs it
-  if (isStorageFault(e) || e instanceof FencedError) return false;
+  if (isStorageFault(e) || isFenced(e)) return false;
   const n = (failures.get(key) ?? 0) + 1;
   failures.set(key, n);
   return n >= POISON_TRIES;

@@ -1,4 +1,4 @@
-import type { ComponentRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
+import type { CommitBatch, ComponentRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
 
 // What an invocation runs (an emitter with its owner and code) and what it consumes.
 
@@ -20,4 +20,10 @@ export interface InvokeOptions {
   delivery?: { id: string; hops: number };
   /** hooks of a source not created yet: run, but commit nothing */
   dryRun?: boolean;
+  /**
+   * Several nodes: the lease the durable work was taken under, captured when it starts, so a
+   * result can't commit under a later lease of the same partition (another node may have run
+   * the same row in between).
+   */
+  fence?: CommitBatch["fence"];
 }

@@ -41,7 +41,8 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Pr
     await trx.insertInto("webhook_deliveries").values(part.map(pendingWebhookDelivery)).execute();
   }
   for (const part of chunks(batch.deliveriesDone)) {
-    await trx.deleteFrom("deliveries").where("id", "in", part).execute();
+    const r = await trx.deleteFrom("deliveries").where("id", "in", part).executeTakeFirst();
+    if (batch.fence) stillThere(r.numDeletedRows, part.length, "deliveries");
   }
   // one multi-row upsert per chunk: a statement per emitter cost more than the rest of a batch
   for (const part of chunks(batch.states)) {
@@ -68,7 +69,8 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Pr
       .execute();
   }
   for (const part of chunks(batch.inboxDone)) {
-    await trx.deleteFrom("inbox").where("seq", "in", part).execute();
+    const r = await trx.deleteFrom("inbox").where("seq", "in", part).executeTakeFirst();
+    if (batch.fence) stillThere(r.numDeletedRows, part.length, "accepted runs");
   }
   for (const t of batch.timers) {
     await trx
@@ -118,6 +120,12 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Pr
       .where((eb) => atMost(eb, k))
       .execute();
   }
+}
+
+// Several nodes: work consumed by this commit that is gone already was done by another node
+// (the fence makes that all but impossible; this makes it certain): nothing is written twice.
+function stillThere(deleted: bigint, expected: number, what: string): void {
+  if (Number(deleted) !== expected) throw new FencedError([], `${expected - Number(deleted)} of these ${what} were finished by another node already`);
 }
 
 // Fencing (several nodes): the leases the batch was written under must still be this node's,
