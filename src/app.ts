@@ -19,6 +19,9 @@ import { SecretBox } from "./lib/secret-box.ts";
 import { createHttpServer } from "./http/server.ts";
 import { loadSecretKey } from "./secret-key.ts";
 import { PromMetrics } from "./http/metrics.ts";
+import { peerClient } from "./http/peer-client.ts";
+import { createHmac } from "node:crypto";
+import { hostname } from "node:os";
 
 export const VERSION: string = createRequire(import.meta.url)("../package.json").version;
 
@@ -62,6 +65,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await store.close();
     throw e;
   }
+  const secretKey = loadSecretKey(config.secretKey, config.dataDir);
+  // nodes prove themselves to each other with a token derived from the key they all share
+  const clusterToken = cluster ? createHmac("sha256", secretKey).update("tributary node-to-node").digest("hex") : undefined;
   const ownership: Ownership = cluster
     ? new LeaseOwnership({ leases: store.leases, node: config.nodeId, address: null, ttlMs: config.leaseTtlMs, log: logLater })
     : new SoleOwnership(config.nodeId);
@@ -88,7 +94,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     store,
     analyzer,
     bundler,
-    secrets: new SecretBox(loadSecretKey(config.secretKey, config.dataDir)),
+    secrets: new SecretBox(secretKey),
     publicUrl: config.publicUrl,
     fetchAllow: config.fetchAllow,
     quotas: { dailyInvocations: config.dailyInvocationsQuota, dailyComputeTime: config.dailyComputeTimeQuota },
@@ -101,6 +107,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024 },
     metrics,
     ownership,
+    ...(clusterToken ? { peers: peerClient(clusterToken, config.invocationTimeoutMs + 5000) } : {}),
   });
   metrics.observe({
     inFlight: () => core.runtime.capacity.inFlight,
@@ -135,11 +142,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       corsOrigins: config.corsOrigins,
       metrics,
       metricsToken: config.metricsToken,
+      clusterToken,
       dashboard: config.dashboard,
     });
     metrics.log = http.log;
     core.runtime.log = (err, what) => http.log.error({ err }, what);
     log = (err, what) => http.log.warn({ err }, what);
+    // the other nodes reach this one at its own address (customResponse runs), once it listens
+    http.addHook("onListen", async () => {
+      const a = http.server.address();
+      if (a && typeof a === "object") ownership.setAddress(config.nodeUrl ?? nodeUrl(config.host, a.port));
+    });
     store.onUnavailable((err) => http.log.error({ err }, "storage unavailable: answering 503 until a probe write succeeds"));
     store.onRecovered(() => http.log.warn("storage available again"));
     http.addHook("onClose", shutdown);
@@ -161,4 +174,9 @@ function busPrefix(config: Config): string {
     // an unparseable URL was refused by the store already
   }
   return `tributary:${db || "default"}:`;
+}
+
+function nodeUrl(host: string, port: number): string {
+  const h = host === "0.0.0.0" || host === "::" ? hostname() : host.includes(":") ? `[${host}]` : host;
+  return `http://${h}:${port}`;
 }

@@ -62,6 +62,8 @@ export interface Config {
   redisUrl?: string;
   /** this node's name in leases and logs (default: host name + pid) */
   nodeId: string;
+  /** where the other nodes reach this one (default: its listen address) */
+  nodeUrl?: string;
   /** a partition lease lasts this long unrenewed: how soon a dead node's work moves (ms) */
   leaseTtlMs: number;
 }
@@ -176,6 +178,8 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
   if (bus === "redis" && !e.REDIS_URL) throw new Error("TRIBUTARY_BUS=redis needs REDIS_URL");
   // several nodes share one database: the embedded store is one process's file
   if (bus === "redis" && store !== "postgres") throw new Error("TRIBUTARY_BUS=redis needs TRIBUTARY_STORE=postgres (several nodes share one PostgreSQL)");
+  // each node would otherwise make a key of its own: none could open the secrets another sealed
+  if (bus === "redis" && !e.TRIBUTARY_SECRET_KEY) throw new Error("TRIBUTARY_BUS=redis needs TRIBUTARY_SECRET_KEY, the same on every node");
   const publicHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   const invocationTimeoutMs = Math.min(300_000, int("TRIBUTARY_INVOCATION_TIMEOUT_MS", e.TRIBUTARY_INVOCATION_TIMEOUT_MS, 30_000, 100));
   return {
@@ -216,6 +220,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     bus,
     redisUrl: e.REDIS_URL || undefined,
     nodeId: e.TRIBUTARY_NODE_ID || `${hostname()}-${process.pid}`,
+    nodeUrl: e.TRIBUTARY_NODE_URL ? e.TRIBUTARY_NODE_URL.replace(/\/+$/, "") : undefined,
     leaseTtlMs: int("TRIBUTARY_LEASE_TTL_MS", e.TRIBUTARY_LEASE_TTL_MS, 10_000, 1000),
   };
 }

@@ -5,6 +5,7 @@ import type { Bus } from "../bus/port.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
 import type { CoreMetrics } from "./runtime/metrics.ts";
 import type { Ownership } from "./cluster/ownership.ts";
+import type { Peers } from "./cluster/peers.ts";
 
 /** What the domain needs, wired once by buildApp. */
 export interface CoreDeps {
@@ -30,4 +31,6 @@ export interface CoreDeps {
   metrics?: CoreMetrics;
   /** which emitters' durable work this node runs (default: all of them, one node) */
   ownership?: Ownership;
+  /** calls on other nodes (several nodes) */
+  peers?: Peers;
 }

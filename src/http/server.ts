@@ -19,6 +19,7 @@ import { subscriptionRoutes } from "./routes/subscriptions.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { sseRoutes } from "./routes/sse.ts";
 import { ingressRoutes } from "./routes/ingress.ts";
+import { clusterRoutes } from "./routes/cluster.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { installCors } from "./cors.ts";
@@ -38,6 +39,8 @@ export interface HttpOptions {
   /** GET /metrics serves these (absent: no /metrics); with a token it needs it as a Bearer token */
   metrics?: PromMetrics;
   metricsToken?: string;
+  /** several nodes: the token of node-to-node calls (absent: no such routes) */
+  clusterToken?: string;
   /** serve the web dashboard at / (Config.dashboard) */
   dashboard?: boolean;
 }
@@ -132,6 +135,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
 
   await sseRoutes(app, core, { idleTimeoutMs: opts.limits.idleTimeoutMs });
   await app.register(ingressRoutes(core));
+  if (opts.clusterToken) await app.register(clusterRoutes(core, opts.clusterToken));
 
   await app.register(
     async (v1) => {

@@ -10,6 +10,7 @@ import { accountsSchema } from "./migrations/006_accounts.ts";
 import { lowercaseEndpointKeys } from "./migrations/008_lowercase_endpoint_keys.ts";
 import { webhookDeliveriesSchema } from "./migrations/009_webhook_deliveries.ts";
 import { partitionLeasesSchema } from "./migrations/010_partition_leases.ts";
+import { streamCountsSchema } from "./migrations/011_stream_counts.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -26,6 +27,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "008_lowercase_endpoint_keys": lowercaseEndpointKeys(),
     "009_webhook_deliveries": webhookDeliveriesSchema(dialect),
     "010_partition_leases": partitionLeasesSchema(),
+    "011_stream_counts": streamCountsSchema(),
   };
 }
 

@@ -380,6 +380,8 @@ export interface LeaseStore {
   release(node: string, partitions: number[]): Promise<void>;
   /** this node's heartbeat goes (it is stopping) */
   leave(node: string): Promise<void>;
+  /** where the holder of a partition's live lease can be reached (undefined: nobody holds it now) */
+  ownerAddress(partition: number): Promise<string | undefined>;
 }
 
 export interface EventPageRequest {

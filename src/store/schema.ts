@@ -201,6 +201,14 @@ export interface ClusterNodesTable {
   expires_at_ms: number;
 }
 
+/** events held per stream now (migration 011): total_count of a page without counting the stream */
+export interface StreamCountsTable {
+  emitter_id: string;
+  event_name: string;
+  user_id: string;
+  total: number;
+}
+
 export interface Database {
   events: EventsTable;
   emitter_state: EmitterStateTable;
@@ -219,4 +227,5 @@ export interface Database {
   health_probe: HealthProbeTable;
   partition_leases: PartitionLeasesTable;
   cluster_nodes: ClusterNodesTable;
+  stream_counts: StreamCountsTable;
 }

@@ -29,10 +29,12 @@ export class LeaseOwnership implements Ownership {
   #round: Promise<void> = Promise.resolve();
   #onChange: OwnershipChange = async () => {};
   #closed = false;
+  #address: string | null;
 
   constructor(o: LeaseOwnershipOptions) {
     this.#o = o;
     this.node = o.node;
+    this.#address = o.address;
   }
 
   owns(id: string): boolean {
@@ -43,6 +45,14 @@ export class LeaseOwnership implements Ownership {
     const p = partitionOf(id);
     // a partition not held (any more) gets an epoch no lease has: the commit is refused
     return { node: this.node, leases: [[p, this.#held.get(p) ?? -1]] };
+  }
+
+  async ownerAddress(id: string): Promise<string | undefined> {
+    return this.#o.leases.ownerAddress(partitionOf(id));
+  }
+
+  setAddress(url: string): void {
+    this.#address = url;
   }
 
   /** the partitions held now (tests, metrics) */
@@ -83,7 +93,7 @@ export class LeaseOwnership implements Ownership {
   async #balance(): Promise<void> {
     const { leases, node, ttlMs } = this.#o;
     const startedAt = Date.now();
-    const live = await leases.heartbeat(node, this.#o.address, ttlMs);
+    const live = await leases.heartbeat(node, this.#address, ttlMs);
     const renewed = new Map((await leases.renew(node, this.held, ttlMs)).map((l) => [l.partition, l.epoch]));
     this.#renewedAt = startedAt;
     const lost = new Set<number>();

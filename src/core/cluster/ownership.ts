@@ -15,6 +15,10 @@ export interface Ownership {
   owns(id: string): boolean;
   /** what a commit of the emitter's durable work must check (undefined: nothing to check) */
   fence(id: string): CommitBatch["fence"];
+  /** where the node running the emitter can be reached (undefined: this node, or nobody now) */
+  ownerAddress(id: string): Promise<string | undefined>;
+  /** this node's own address, once it listens (published with its heartbeat) */
+  setAddress(url: string): void;
   /** starts holding partitions; `onChange` is told of every change, one at a time */
   start(onChange: OwnershipChange): Promise<void>;
   close(): Promise<void>;
@@ -36,6 +40,12 @@ export class SoleOwnership implements Ownership {
   fence(): undefined {
     return undefined;
   }
+
+  async ownerAddress(): Promise<undefined> {
+    return undefined;
+  }
+
+  setAddress(): void {}
 
   async start(onChange: OwnershipChange): Promise<void> {
     await onChange(new Set(Array.from({ length: PARTITIONS }, (_, i) => i)), new Set());

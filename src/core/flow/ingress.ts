@@ -7,6 +7,8 @@ import type { Invocations } from "../runtime/invocations.ts";
 import type { Target } from "../runtime/target.ts";
 import type { Quotas } from "../runtime/quotas.ts";
 import type { Targets } from "../runtime/targets.ts";
+import type { Ownership } from "../cluster/ownership.ts";
+import type { Peers } from "../cluster/peers.ts";
 
 // HTTP sources' endpoints (decisions §6). Without customResponse a request is recorded in the
 // inbox, answered 200 {"success": true} once durable, and run afterwards; with customResponse
@@ -69,8 +71,19 @@ export class Ingress {
   readonly #quotas: Quotas;
   readonly #inbox: InboxQueue;
   readonly #pump: InboxPump;
+  readonly #ownership: Ownership | undefined;
+  readonly #peers: Peers | undefined;
 
-  constructor(targets: Targets, invocations: Invocations, quotas: Quotas, inbox: InboxQueue, pump: InboxPump) {
+  constructor(
+    targets: Targets,
+    invocations: Invocations,
+    quotas: Quotas,
+    inbox: InboxQueue,
+    pump: InboxPump,
+    cluster: { ownership?: Ownership; peers?: Peers } = {},
+  ) {
+    this.#ownership = cluster.ownership;
+    this.#peers = cluster.peers;
     this.#targets = targets;
     this.#inv = invocations;
     this.#quotas = quotas;
@@ -85,7 +98,7 @@ export class Ingress {
       throw new AppError("quota_exceeded", "this source's account has used up its daily quota");
     }
     const event = httpEvent(req);
-    if (customResponse(t)) return this.#respond(t, event);
+    if (customResponse(t)) return this.#respondOrForward(t, event);
     await this.enqueue(t, event);
     return ACCEPTED;
   }
@@ -114,10 +127,37 @@ export class Ingress {
     this.#pump.accepted(t, seq, eventJson);
   }
 
-  async #respond(t: Target, event: unknown): Promise<HttpResponse> {
-    const result = await this.#inv.invoke(t, "run", JSON.stringify(event));
+  /**
+   * Another node took a customResponse request for a source this node runs: run it here, and
+   * hand back the answer. Refused when the source has moved on (the caller asks the new owner).
+   */
+  async respondHere(sourceId: string, eventJson: string): Promise<HttpResponse> {
+    const t = await this.#targets.get(sourceId);
+    if (!t || !t.source.active) throw notFound("endpoint");
+    if (this.#ownership && !this.#ownership.owns(sourceId)) throw moved();
+    return this.#respond(t, eventJson);
+  }
+
+  async #respondOrForward(t: Target, event: unknown): Promise<HttpResponse> {
+    const eventJson = JSON.stringify(event);
+    const own = this.#ownership;
+    if (!own || !this.#peers || own.owns(t.source.id)) return this.#respond(t, eventJson);
+    // the owner runs it; while the partition changes hands (a few seconds) nobody does: 503
+    const address = await own.ownerAddress(t.source.id);
+    if (!address) throw moved();
+    return this.#peers.respond(address, t.source.id, eventJson);
+  }
+
+  async #respond(t: Target, eventJson: string): Promise<HttpResponse> {
+    const result = await this.#inv.invoke(t, "run", eventJson);
     if (result.response) return result.response;
     if (result.error) throw new AppError("source_failed", "the source failed before it responded");
     throw new AppError("source_failed", "the source finished without calling this.http.respond()");
   }
+}
+
+function moved(): AppError {
+  const e = new AppError("unavailable", "this endpoint's source is moving between nodes: try again in a moment");
+  e.retryAfterSeconds = 1;
+  return e;
 }

@@ -102,7 +102,10 @@ export class SourceRuntime {
       owns,
       announce: (id) => this.#announce.add("inbox", id),
     });
-    this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), this.pump);
+    this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), this.pump, {
+      ownership: this.ownership,
+      peers: deps.peers,
+    });
     this.deliveries = new Deliveries({
       store: deps.store,
       commits: this.#commits,

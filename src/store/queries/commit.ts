@@ -30,9 +30,11 @@ const eventColumns = (e: EventRow) => ({
 /** Writes one group of invocation results; the caller runs it inside one transaction. */
 export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Promise<void> {
   if (batch.fence) await checkFence(trx, batch.fence);
+  const counts = new Map<string, StreamDelta>();
   for (const part of chunks(batch.events)) {
     await trx.insertInto("events").values(part.map(eventColumns)).execute();
   }
+  for (const e of batch.events) streamDelta(counts, e.emitter_id, e.event_name, e.user_id, 1);
   for (const part of chunks(batch.deliveries)) {
     await trx.insertInto("deliveries").values(part).execute();
   }
@@ -113,13 +115,68 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Pr
       .executeTakeFirst();
     if (!boundary) continue;
     const k = { ms: Number(boundary.ms), n: Number(boundary.n) };
-    await trx
+    const trimmed = await trx
       .deleteFrom("events")
       .where("emitter_id", "=", t.emitter_id)
       .where("event_name", "=", t.event_name)
       .where((eb) => atMost(eb, k))
+      .executeTakeFirst();
+    streamDelta(counts, t.emitter_id, t.event_name, undefined, -Number(trimmed.numDeletedRows));
+  }
+  await addToStreamCounts(trx, counts);
+}
+
+// ---- stream_counts (migration 011): each stream's event count, kept in the writing transaction ----
+
+interface StreamDelta {
+  emitter_id: string;
+  event_name: string;
+  /** undefined when only a trim touched the stream in this batch */
+  user_id: string | undefined;
+  delta: number;
+}
+
+function streamDelta(counts: Map<string, StreamDelta>, emitterId: string, eventName: string, userId: string | undefined, delta: number): void {
+  const key = `${emitterId}\u0000${eventName}`;
+  const d = counts.get(key);
+  if (d) {
+    d.delta += delta;
+    d.user_id ??= userId;
+  } else {
+    counts.set(key, { emitter_id: emitterId, event_name: eventName, user_id: userId, delta });
+  }
+}
+
+/**
+ * Adds each stream's net change (events inserted minus events trimmed) to its count: one
+ * multi-row upsert per chunk, in key order so that concurrent writers lock the rows in the same
+ * order. Called last in a transaction, after every events row it touches.
+ */
+async function addToStreamCounts(trx: Kysely<Database>, counts: Map<string, StreamDelta>): Promise<void> {
+  if (counts.size === 0) return;
+  const all = [...counts.values()]
+    .filter((d) => d.delta !== 0)
+    .sort((a, b) => (a.emitter_id < b.emitter_id ? -1 : a.emitter_id > b.emitter_id ? 1 : a.event_name < b.event_name ? -1 : a.event_name > b.event_name ? 1 : 0));
+  const upserts = all.filter((d) => d.user_id !== undefined);
+  for (const part of chunks(upserts)) {
+    await trx
+      .insertInto("stream_counts")
+      .values(part.map((d) => ({ emitter_id: d.emitter_id, event_name: d.event_name, user_id: d.user_id!, total: d.delta })))
+      .onConflict((oc) => oc.columns(["emitter_id", "event_name"]).doUpdateSet((eb) => ({ total: eb("stream_counts.total", "+", eb.ref("excluded.total")) })))
       .execute();
   }
+  for (const d of all.filter((d) => d.user_id === undefined)) await subtractFromStreamCount(trx, d.emitter_id, d.event_name, -d.delta);
+}
+
+/** the stream lost `removed` events (a trim, a deleted range) */
+export async function subtractFromStreamCount(trx: Kysely<Database>, emitterId: string, eventName: string, removed: number): Promise<void> {
+  if (removed === 0) return;
+  await trx
+    .updateTable("stream_counts")
+    .set((eb) => ({ total: eb("total", "-", removed) }))
+    .where("emitter_id", "=", emitterId)
+    .where("event_name", "=", eventName)
+    .execute();
 }
 
 // Several nodes: work consumed by this commit that is gone already was done by another node

@@ -1,11 +1,15 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, EventsTable } from "../schema.ts";
 import type { EmitterStateRow, EventRow, EventStore, InboxRow } from "../port.ts";
-import { commitBatch } from "./commit.ts";
+import { commitBatch, subtractFromStreamCount } from "./commit.ts";
 import { atLeast, atMost, newerThan, olderThan } from "./event-keys.ts";
 
 const INBOX_CHUNK = 64;
 
+/** fn in a transaction: this one if db is one already (a caller's Store.transaction), else a new one */
+function inTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
 
 function toRow(r: Selectable<EventsTable>): EventRow {
   return {
@@ -33,10 +37,14 @@ export function eventQueries(db: Kysely<Database>): EventStore {
       else q = q.orderBy("ms", "desc").orderBy("n", "desc");
       const rows = (await q.limit(req.limit).execute()).map(toRow);
       if (req.before) rows.reverse();
-      const counted = await stream(emitterId, eventName)
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirstOrThrow();
-      return { items: rows, total: Number(counted.n) };
+      // the stream's count is kept by every write (migration 011): one row, however long the history
+      const counted = await db
+        .selectFrom("stream_counts")
+        .select("total")
+        .where("emitter_id", "=", emitterId)
+        .where("event_name", "=", eventName)
+        .executeTakeFirst();
+      return { items: rows, total: counted ? Number(counted.total) : 0 };
     },
     async since(emitterId, eventName, from, limit) {
       const rows = await stream(emitterId, eventName)
@@ -48,18 +56,30 @@ export function eventQueries(db: Kysely<Database>): EventStore {
         .execute();
       return rows.map(toRow);
     },
-    async deleteRange(emitterId, start, end, upTo) {
-      let q = db
-        .deleteFrom("events")
-        .where("emitter_id", "=", emitterId)
-        .where((eb) => atMost(eb, upTo));
-      if (start) q = q.where((eb) => atLeast(eb, start));
-      if (end) q = q.where((eb) => atMost(eb, end));
-      const r = await q.executeTakeFirst();
-      return Number(r.numDeletedRows);
-    },
+    // Stream by stream (the emitter's streams are its stream_counts rows), so each count loses
+    // exactly what its delete removed; the counts are written after every delete, as the commit
+    // does, so the two never wait on each other's rows in opposite orders.
+    deleteRange: (emitterId, start, end, upTo) =>
+      inTransaction(db, async (trx) => {
+        const streams = await trx.selectFrom("stream_counts").select("event_name").where("emitter_id", "=", emitterId).orderBy("event_name").execute();
+        const removed: Array<[string, number]> = [];
+        for (const { event_name } of streams) {
+          let q = trx
+            .deleteFrom("events")
+            .where("emitter_id", "=", emitterId)
+            .where("event_name", "=", event_name)
+            .where((eb) => atMost(eb, upTo));
+          if (start) q = q.where((eb) => atLeast(eb, start));
+          if (end) q = q.where((eb) => atMost(eb, end));
+          const r = await q.executeTakeFirst();
+          removed.push([event_name, Number(r.numDeletedRows)]);
+        }
+        for (const [name, n] of removed) await subtractFromStreamCount(trx, emitterId, name, n);
+        return removed.reduce((sum, [, n]) => sum + n, 0);
+      }),
     async deleteEmitter(emitterId) {
       await db.deleteFrom("events").where("emitter_id", "=", emitterId).execute();
+      await db.deleteFrom("stream_counts").where("emitter_id", "=", emitterId).execute();
       await db.deleteFrom("emitter_state").where("emitter_id", "=", emitterId).execute();
       await db.deleteFrom("inbox").where("source_id", "=", emitterId).execute();
       await db.deleteFrom("timers").where("source_id", "=", emitterId).execute();

@@ -63,6 +63,16 @@ export function leaseQueries(db: Kysely<Database>, kind: "sqlite" | "postgres"):
         .where("id", "in", partitions)
         .execute();
     },
+    async ownerAddress(partition) {
+      const row = await db
+        .selectFrom("partition_leases as l")
+        .innerJoin("cluster_nodes as n", "n.node_id", "l.owner")
+        .select("n.address")
+        .where("l.id", "=", partition)
+        .where("l.expires_at_ms", ">=", now)
+        .executeTakeFirst();
+      return row?.address ?? undefined;
+    },
     async leave(node) {
       await db.deleteFrom("cluster_nodes").where("node_id", "=", node).execute();
     },
