@@ -151,7 +151,7 @@ describe("several nodes (PostgreSQL + Redis)", { skip: clusterSkip() }, () => {
       const node = c.nodes[i % c.nodes.length];
       const res = await fetch(node.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
       assert.equal(res.status, 201, `${node.id}: ${await res.clone().text()}`);
-      assert.equal(res.headers.get("x-n"), String((await res.json()).n));
+      assert.equal(res.headers.get("x-n"), String(((await res.json()) as { n: number }).n));
       answers.push(Number(res.headers.get("x-n")));
     }
     // one writer: the db counter went 1, 2, 3... whichever node each request reached
