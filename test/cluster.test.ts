@@ -220,3 +220,23 @@ describe("several nodes (PostgreSQL + Redis)", { skip: clusterSkip() }, () => {
     }
   });
 });
+
+describe("several nodes: quotas", { skip: clusterSkip() }, () => {
+  let c: Cluster;
+  before(async () => {
+    c = await startCluster(2, { TRIBUTARY_DAILY_INVOCATIONS_QUOTA: "10" });
+  });
+  after(async () => {
+    await c?.close();
+  });
+
+  test("a daily quota used up through one node holds on the others", async () => {
+    const [n1, n2] = c.nodes;
+    const src = await create(c, n1, HTTP_COMPONENT);
+    // node2 has the endpoint (and the user's usage, none yet) cached before the quota is used
+    assert.equal(await post(n2, endpointOf(src), { i: 0 }), 200);
+    for (let i = 1; i < 10; i++) assert.equal(await post(n1, endpointOf(src), { i }), 200);
+    await waitFor(async () => (await stored(c, src.id)).length >= 10, 20_000, "the 10 runs");
+    for (const n of [n1, n2]) await waitFor(async () => (await post(n, endpointOf(src), { over: n.id })) === 429, 10_000, `${n.id} refusing past the quota`);
+  });
+});

@@ -30,6 +30,7 @@ import type { ControlMessage } from "../../bus/port.ts";
 // Several nodes: owners read the store for work announced by others this often, in case an
 // announcement was lost (the bus is a hint; the inbox and delivery tables are the truth).
 const SWEEP_MS = 5000;
+const USAGE_SYNC_MS = 1000;
 
 // Everything that makes sources and workflows run, wired once: invocations and their commits,
 // hooks, timers, the HTTP ingress, quotas, and the deliveries of events to listeners. Sources
@@ -56,6 +57,7 @@ export class SourceRuntime {
   /** told when another node changed something of a user (caches of the layers above) */
   readonly #userChanged: Array<(userId: string) => void> = [];
   #sweep: NodeJS.Timeout | undefined;
+  #usageSync: NodeJS.Timeout | undefined;
   readonly #commits: CommitQueue;
   /** where failures nobody awaits are reported (the service's logger, once it exists) */
   log: (err: unknown, what: string) => void = () => {};
@@ -140,6 +142,8 @@ export class SourceRuntime {
     if (this.ownership.shared) {
       this.#sweep = setInterval(() => this.#resumeOwned(), SWEEP_MS);
       this.#sweep.unref();
+      this.#usageSync = setInterval(() => void this.#syncUsage(), USAGE_SYNC_MS);
+      this.#usageSync.unref();
     }
   }
 
@@ -154,6 +158,20 @@ export class SourceRuntime {
   /** `listener` hears of changes made on other nodes (a cache to drop) */
   onUserChanged(listener: (userId: string) => void): void {
     this.#userChanged.push(listener);
+  }
+
+  // Several nodes: quotas count every node's usage. Each node writes its own to the store about
+  // once a second, and reads the totals back as often, so a quota used up through one node holds
+  // on the others within about two seconds.
+  async #syncUsage(): Promise<void> {
+    try {
+      for (const id of this.usage.users().slice(0, 1000)) {
+        const row = await this.#deps.store.users.byId(id);
+        if (row) this.usage.merge(row);
+      }
+    } catch (e) {
+      this.log(e, "reading usage back from the store failed");
+    }
   }
 
   #resumeOwned(): void {
@@ -239,6 +257,7 @@ export class SourceRuntime {
 
   async close(): Promise<void> {
     clearInterval(this.#sweep);
+    clearInterval(this.#usageSync);
     this.#announce.close();
     this.invocations.stop();
     this.pump.close();

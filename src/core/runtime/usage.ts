@@ -62,6 +62,23 @@ export class Usage {
     return { user_id: user.id, day: c.day, invocations: 1, compute_ms: computeMs };
   }
 
+  /** the users counted here (several nodes: whose totals to read back from the store) */
+  users(): string[] {
+    return [...this.#counters.keys()];
+  }
+
+  /**
+   * Several nodes: the store holds every node's counted usage (each writes its own increments
+   * about once a second). Taking the larger of the two counts adds the other nodes' usage without
+   * counting this node's twice: neither count exceeds the true total.
+   */
+  merge(user: Pick<UserRow, "id" | "usage_day" | "invocations_used" | "compute_time_used">): void {
+    const c = this.#counters.get(user.id);
+    if (!c || c.day !== user.usage_day) return;
+    c.invocations = Math.max(c.invocations, user.invocations_used);
+    c.computeMs = Math.max(c.computeMs, user.compute_time_used);
+  }
+
   forget(userId: string): void {
     this.#counters.delete(userId);
   }
