@@ -1,5 +1,6 @@
 import { benchApi } from "./api.ts";
 import { benchCliDev } from "./cli-dev.ts";
+import { benchCluster } from "./cluster.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchPackages } from "./packages.ts";
@@ -25,6 +26,8 @@ const benches: Record<string, () => Promise<void>> = {
   packages: () => benchPackages(seconds(10)),
   // five saves under `tributary dev`; not a load test, so --seconds doesn't apply
   "cli-dev": () => benchCliDev(),
+  // several nodes on PostgreSQL + Redis (skipped when they aren't reachable); --nodes=N (default 3)
+  cluster: () => benchCluster(seconds(10), Number(arg("nodes") ?? 3)),
 };
 const only = (arg("only") ?? Object.keys(benches).join(",")).split(",").filter(Boolean);
 const unknown = only.filter((n) => !(n in benches));
