@@ -16,10 +16,17 @@ import { Api, int, ms, pct, table, type Check } from "./util.ts";
 // "Missing": accepted but not received within DRAIN_MS after the load (the drain ends early once
 // all is in), so a broken delivery path costs DRAIN_MS, not a hang. The paced sender
 // (paced.ts), run against bare node:http, gives the yardstick.
+//
+// Fan-out (`--only=fanout --listeners=N [--rate=R]`, N = 100 and R = 20/s by default): the same
+// with N listeners on one emitter, so N deliveries per event; it adds deliveries/s (listener
+// events received over the time from the load's start to the last one) and drains longer.
 
-const LISTENERS = 10;
-const RATE = 500;
-const DRAIN_MS = 10_000;
+export interface DeliveryOptions {
+  listeners?: number;
+  rate?: number;
+  drainMs?: number;
+  title?: string;
+}
 const LISTENER = `export default { name: "listener", async run(event) { this.$emit(event) } }`;
 
 interface Stream {
@@ -110,7 +117,12 @@ async function stopHard(service: Running): Promise<void> {
   await service.stop().finally(() => clearTimeout(timer));
 }
 
-export async function benchDeliveries(seconds: number): Promise<void> {
+export async function benchDeliveries(seconds: number, opts: DeliveryOptions = {}): Promise<void> {
+  const LISTENERS = opts.listeners ?? 10;
+  const RATE = opts.rate ?? 500;
+  const DRAIN_MS = opts.drainMs ?? 10_000;
+  if (!(Number.isInteger(LISTENERS) && LISTENERS > 0)) throw new Error(`--listeners must be a positive integer, got ${LISTENERS}`);
+  if (!(RATE > 0)) throw new Error(`--rate must be a positive number, got ${RATE}`);
   const adminKey = "bench-admin-key-" + Date.now();
   const runId = "r" + Date.now().toString(36);
   const body = (phase: string) => (seq: number) => paddedBody({ run: runId, phase, seq, sent: performance.now() }, 200);
@@ -131,6 +143,7 @@ export async function benchDeliveries(seconds: number): Promise<void> {
   let sent: SendResult;
   let emitterStored: number;
   let loadEnd: number;
+  let loadStart: number;
   try {
     const api = new Api(service.url, adminKey);
     const emitter = await createSink(api, "deliveries-emitter");
@@ -141,13 +154,14 @@ export async function benchDeliveries(seconds: number): Promise<void> {
     }
     await Promise.all(streams.map((s) => s.connected));
     // warm-up: compiles the emitter and the listeners; not measured. Gives up after 5 s without progress.
-    const warm = await paced(emitter.endpoint, 200, 0.5, body("warm"));
+    const warm = await paced(emitter.endpoint, Math.min(200, RATE), 0.5, body("warm"));
     const warmed = () => streams.reduce((n, s) => n + s.warm, 0);
     await until(() => streams.every((s) => s.warm >= warm.accepted.size), 30_000, warmed, 5000);
     if (streams.some((s) => s.warm < warm.accepted.size)) {
       console.log(`  (warm-up: listeners got ${streams.map((s) => s.warm).join(", ")} of ${warm.accepted.size} events; delivery may not be working)`);
     }
     loop.enable();
+    loadStart = performance.now();
     sent = await paced(emitter.endpoint, RATE, seconds, body("live"));
     loop.disable();
     loadEnd = performance.now();
@@ -169,6 +183,8 @@ export async function benchDeliveries(seconds: number): Promise<void> {
   const foreign = streams.reduce((n, s) => n + s.foreign, 0);
   const ended = streams.filter((s) => s.ended).length;
   const lastAt = Math.max(0, ...streams.map((s) => s.lastAt));
+  const delivered = received.reduce((a, b) => a + b, 0);
+  const deliveryRate = lastAt > loadStart ? delivered / ((lastAt - loadStart) / 1000) : 0;
   const rows: Check[] = [
     { metric: `bare node:http round trip at ${int(RATE)}/s p50 / p99`, value: `${ms(pct(baseline.latencies, 50))} / ${ms(bareP99)}` },
     { metric: "sent / accepted (2xx)", value: `${int(sent.sent)} / ${int(accepted)}` },
@@ -179,6 +195,8 @@ export async function benchDeliveries(seconds: number): Promise<void> {
     { metric: `missing after a ${DRAIN_MS / 1000} s drain (sum / worst listener)`, value: `${int(totalMissing)} / ${int(Math.max(...missing))}` },
     { metric: "every listener got every event", value: totalMissing === 0 && accepted > 0 ? "yes" : "no", target: "yes", pass: totalMissing === 0 && accepted > 0 },
     { metric: "duplicates", value: int(dupes), target: "0", pass: dupes === 0 },
+    { metric: "deliveries received (all listeners)", value: `${int(delivered)} of ${int(accepted * LISTENERS)}` },
+    { metric: "deliveries/s (load start to last delivery)", value: int(deliveryRate) },
     { metric: "delivery latency p50", value: ms(pct(all, 50)) },
     { metric: "delivery latency p99", value: ms(p99), target: "< 100 ms", pass: p99 < 100 },
     { metric: "delivery latency max", value: ms(all[all.length - 1] ?? NaN) },
@@ -187,5 +205,5 @@ export async function benchDeliveries(seconds: number): Promise<void> {
     { metric: "other messages on listener streams, streams cut off", value: `${foreign}, ${ended}` },
     { metric: "load generator event-loop delay p99", value: ms(loop.percentile(99) / 1e6) },
   ];
-  table(`Deliveries: ${int(RATE)} events/s into one source, ${LISTENERS} subscribed listeners (${seconds} s)`, rows);
+  table(`${opts.title ?? "Deliveries"}: ${int(RATE)} events/s into one source, ${LISTENERS} subscribed listeners (${seconds} s)`, rows);
 }

@@ -20,15 +20,26 @@ export interface SendResult {
   latencies: number[];
   /** how far the last batch started behind its schedule */
   behindMs: number;
+  /** answers by HTTP status */
+  statuses: Record<number, number>;
 }
 
-/** POSTs `rate` requests per second for `seconds`; body(seq) gives each request's body */
-export async function paced(url: string, rate: number, seconds: number, body: (seq: number) => string): Promise<SendResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+/**
+ * POSTs `rate` requests per second for `seconds`; body(seq) gives each request's body. A request
+ * waiting for a free socket (maxSockets, 32 by default) counts that wait in its latency.
+ */
+export async function paced(
+  url: string,
+  rate: number,
+  seconds: number,
+  body: (seq: number) => string,
+  opts: { maxSockets?: number } = {},
+): Promise<SendResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 32 });
   const target = new URL(url);
   const perTick = Math.max(1, Math.round((rate * TICK_MS) / 1000));
   const ticks = Math.round((seconds * 1000) / TICK_MS);
-  const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [], behindMs: 0 };
+  const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [], behindMs: 0, statuses: {} };
   const one = (seq: number) =>
     new Promise<void>((resolve) => {
       const payload = body(seq);
@@ -39,6 +50,7 @@ export async function paced(url: string, rate: number, seconds: number, body: (s
         res.resume();
         res.on("end", () => {
           out.latencies.push(performance.now() - started);
+          out.statuses[res.statusCode!] = (out.statuses[res.statusCode!] ?? 0) + 1;
           if (res.statusCode! >= 200 && res.statusCode! < 300) out.accepted.add(seq);
           else out.non2xx++;
           resolve();

@@ -3,26 +3,38 @@ import { benchCliDev } from "./cli-dev.ts";
 import { benchCluster } from "./cluster.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchIngest } from "./ingest.ts";
+import { benchOverload } from "./overload.ts";
 import { benchPackages } from "./packages.ts";
+import { benchPeers } from "./peers.ts";
+import { benchReads } from "./reads.ts";
 import { benchSse } from "./sse.ts";
 import { benchTimers } from "./timers.ts";
 
-// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev]`: every figure beside a bare
-// node:http server measured in the same run, so the ratios survive a noisy machine. Each bench
+// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev,reads,overload,fanout,peers]`:
+// every figure beside a bare node:http server measured in the same run, so the ratios survive a noisy machine. Each bench
 // starts its own service (fresh data dir) and stops it. Without --seconds the API, ingest and
 // live-latency benches load for 10 s each, the timers bench measures a 30 s window, the
 // subscription-delivery bench loads for 20 s and the packages bench loads each component for 10 s.
+// Flags: timers `--sources=N --interval=S` (1,000 sources, 1 s); fanout `--listeners=N --rate=R`
+// (100 listeners, 20 events/s); reads loads each stream for 10 s, overload offers twice the
+// measured capacity for 30 s, peers loads each server for 10 s.
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const given = arg("seconds");
 const seconds = (fallback: number) => (given ? Number(given) : fallback);
 if (given && !(Number(given) > 0)) throw new Error(`--seconds must be a positive number, got "${given}"`);
+const num = (name: string, fallback: number) => (arg(name) === undefined ? fallback : Number(arg(name)));
 
 const benches: Record<string, () => Promise<void>> = {
   api: () => benchApi(seconds(10)),
   ingest: () => benchIngest(seconds(10)),
   sse: () => benchSse(seconds(10)),
-  timers: () => benchTimers(seconds(30)),
+  timers: () => benchTimers(seconds(30), { sources: num("sources", 1000), interval: num("interval", 1) }),
   deliveries: () => benchDeliveries(seconds(20)),
+  fanout: () =>
+    benchDeliveries(seconds(20), { listeners: num("listeners", 100), rate: num("rate", 20), drainMs: 60_000, title: "Fan-out" }),
+  reads: () => benchReads(seconds(10)),
+  overload: () => benchOverload(seconds(30)),
+  peers: () => benchPeers(seconds(10)),
   packages: () => benchPackages(seconds(10)),
   // five saves under `tributary dev`; not a load test, so --seconds doesn't apply
   "cli-dev": () => benchCliDev(),

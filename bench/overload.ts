@@ -1,0 +1,135 @@
+import { createSink, MAIN_CONNECTIONS, paddedBody } from "./ingest.ts";
+import { load, type LoadResult } from "./load.ts";
+import { paced, type SendResult } from "./paced.ts";
+import { startBare, startService } from "./processes.ts";
+import { Api, int, mib, ms, pct, table, treeRss, waitForCount, type Check } from "./util.ts";
+
+// Overload (issue): first the capacity, durable ingest into an HTTP source whose run emits the
+// body (autocannon, 50 connections, up to 10 s; capacity = events stored / (load + drain), the
+// rate the runs keep up with). Then twice that rate offered for --seconds (30 s by default) by
+// the paced sender (paced.ts: open loop, a batch every 10 ms whatever the answers, up to 256
+// sockets), into a second sink. Reported: ingress p50/p99 (a request waiting for a socket counts
+// that wait), the answers by status (the service does not answer 429 under backlog: accepted
+// requests wait in the inbox table), the peak RSS of the service and its runners, the drain
+// (from the load's end to the last event stored), and the lost: accepted (2xx) requests whose
+// event is not stored once the drain is over (must be 0). The bare node:http server takes the
+// same autocannon load and the same paced rate in the same run, for the ratios.
+
+const MAX_SOCKETS = 256;
+const QUIET_MS = 15_000;
+
+export async function benchOverload(seconds: number): Promise<void> {
+  const adminKey = "bench-admin-key-" + Date.now();
+  const body = paddedBody({ kind: "overload", source: "bench" }, 200);
+  const headers = { "content-type": "application/json" };
+  const capSeconds = Math.min(10, seconds);
+
+  const service = await startService(adminKey, { TRIBUTARY_EVENT_RETENTION: "1000000" });
+  const pid = service.child.pid!;
+  let cap: LoadResult;
+  let capacity: number;
+  let capStored: number;
+  let capDrainMs: number;
+  let offered: number;
+  let sent: SendResult;
+  let storedAtLoadEnd: number;
+  let stored: number;
+  let drainMs: number;
+  let drainDone: boolean;
+  let rssBefore: number;
+  let peakRss = 0;
+  let peakEach: number[] = [];
+  try {
+    const api = new Api(service.url, adminKey);
+    const warmUp = async (endpoint: string, id: string) => {
+      for (let i = 0; i < 20; i++) await (await fetch(endpoint, { method: "POST", headers, body })).text();
+      await waitForCount(() => api.eventCount(id), { expected: 20, quietMs: 5000, timeoutMs: 30_000 });
+    };
+
+    // 1. capacity
+    const a = await createSink(api, "overload-capacity");
+    await warmUp(a.endpoint, a.id);
+    cap = await load({ url: a.endpoint, connections: MAIN_CONNECTIONS, seconds: capSeconds, method: "POST", headers, body });
+    const capEnd = Date.now();
+    const capDone = await waitForCount(async () => (await api.eventCount(a.id)) - 20, { expected: cap.ok, quietMs: QUIET_MS, timeoutMs: 600_000 });
+    capStored = capDone.count;
+    capDrainMs = Math.max(0, capDone.lastGrowthAt - capEnd);
+    capacity = capStored / (cap.durationS + capDrainMs / 1000);
+    offered = Math.round(2 * capacity);
+
+    // 2. twice the capacity, paced, for `seconds`
+    const b = await createSink(api, "overload-twice");
+    await warmUp(b.endpoint, b.id);
+    rssBefore = treeRss(pid).bytes;
+    const sample = () => {
+      const m = treeRss(pid);
+      if (m.bytes > peakRss) [peakRss, peakEach] = [m.bytes, m.each];
+    };
+    const sampler = setInterval(sample, 500);
+    try {
+      sent = await paced(b.endpoint, offered, seconds, (seq) => paddedBody({ kind: "overload", seq }, 200), { maxSockets: MAX_SOCKETS });
+      const loadEnd = Date.now();
+      storedAtLoadEnd = (await api.eventCount(b.id)) - 20;
+      const done = await waitForCount(async () => (await api.eventCount(b.id)) - 20, {
+        expected: sent.accepted.size,
+        quietMs: QUIET_MS,
+        timeoutMs: 900_000,
+        everyMs: 500,
+      });
+      stored = done.count;
+      drainDone = stored >= sent.accepted.size;
+      drainMs = Math.max(0, done.lastGrowthAt - loadEnd);
+      sample();
+    } finally {
+      clearInterval(sampler);
+    }
+  } finally {
+    await service.stop();
+  }
+
+  // 3. the yardstick: bare node:http under the same autocannon load and the same paced rate
+  const bare = await startBare();
+  let bareCap: LoadResult;
+  let barePaced: SendResult;
+  try {
+    bareCap = await load({ url: bare.url, connections: MAIN_CONNECTIONS, seconds: capSeconds, method: "POST", headers, body });
+    barePaced = await paced(bare.url, offered, Math.min(seconds, 10), () => body, { maxSockets: MAX_SOCKETS });
+  } finally {
+    await bare.stop();
+  }
+
+  const accepted = sent.accepted.size;
+  const lost = Math.max(0, accepted - stored);
+  const durationS = seconds;
+  const statuses = Object.entries(sent.statuses).map(([code, n]) => `${code}: ${int(n)}`).join(", ") || "none";
+  const rows: Check[] = [
+    { metric: `bare node:http POST (${MAIN_CONNECTIONS} conn, ${capSeconds} s)`, value: `${int(bareCap.rps)} req/s` },
+    { metric: `capacity: service req/s answered (${MAIN_CONNECTIONS} conn)`, value: `${int(cap.rps)} req/s, p99 ${cap.p99} ms` },
+    { metric: "capacity: events stored / (load + drain)", value: `${int(capacity)} events/s (drain ${ms(capDrainMs)})` },
+    { metric: "capacity ratio to bare req/s", value: (capacity / bareCap.rps).toFixed(2) },
+    { metric: "capacity run: accepted, stored", value: `${int(cap.ok)}, ${int(capStored)}` },
+    { metric: `offered: 2x capacity for ${durationS} s (paced)`, value: `${int(offered)} req/s` },
+    { metric: "sent, answered 2xx (accepted)", value: `${int(sent.sent)}, ${int(accepted)} (${int(accepted / durationS)}/s)` },
+    { metric: "answers by status", value: statuses },
+    { metric: "429 answers", value: int(sent.statuses[429] ?? 0) },
+    { metric: "errors + timeouts (10 s)", value: int(sent.errors) },
+    { metric: "sender behind schedule at the end", value: ms(sent.behindMs) },
+    { metric: "ingress p50 / p99", value: `${ms(pct(sent.latencies, 50))} / ${ms(pct(sent.latencies, 99))}` },
+    { metric: "ingress max", value: ms(sent.latencies[sent.latencies.length - 1] ?? NaN) },
+    {
+      metric: `bare at the same rate (${Math.min(seconds, 10)} s) p50 / p99`,
+      value: `${ms(pct(barePaced.latencies, 50))} / ${ms(pct(barePaced.latencies, 99))}, errors ${barePaced.errors}`,
+    },
+    { metric: "ratio ingress p99 : bare p99", value: `${(pct(sent.latencies, 99) / pct(barePaced.latencies, 99)).toFixed(1)}x` },
+    { metric: "events stored when the load stopped", value: `${int(storedAtLoadEnd)} (${int(storedAtLoadEnd / durationS)}/s)` },
+    { metric: "backlog when the load stopped (accepted - stored)", value: int(Math.max(0, accepted - storedAtLoadEnd)) },
+    { metric: "drain: last event stored after the load ended", value: drainDone ? ms(drainMs) : `not done: stopped growing ${QUIET_MS / 1000} s, ${ms(drainMs)}` },
+    { metric: "events stored in all", value: int(stored) },
+    { metric: "accepted (2xx) but not stored (lost)", value: int(lost), target: "0", pass: lost === 0 },
+    { metric: "stored beyond the 2xx (timed out, yet accepted)", value: int(Math.max(0, stored - accepted)) },
+    { metric: "RSS service + runners before the load", value: mib(rssBefore) },
+    { metric: "peak RSS service + runners (load + drain)", value: mib(peakRss) },
+    { metric: "  at the peak: service, then each runner", value: peakEach.map(mib).join(", ") },
+  ];
+  table(`Overload: twice the measured capacity for ${durationS} s into one HTTP source`, rows);
+}
