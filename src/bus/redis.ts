@@ -10,6 +10,9 @@ import { MemoryBus } from "./memory.ts";
 // (it catches up from the store on reconnect) or a wake-up the owner's sweep makes up for.
 
 const CONNECT_TIMEOUT_MS = 10_000;
+// Frames of one channel published in one turn of the event loop go out as one Redis message,
+// separated by this (JSON text never holds a raw control character, so it can't be in a frame).
+const SEP = "\u001e";
 
 export interface RedisBusOptions {
   url: string;
@@ -28,6 +31,9 @@ export class RedisBus implements Bus {
   readonly #control: ControlListener[] = [];
   readonly #controlChannel: string;
   #lastError = 0;
+  /** frames waiting for the end of this turn, by channel */
+  readonly #outbox = new Map<string, string[]>();
+  #flushing: NodeJS.Immediate | undefined;
 
   private constructor(o: RedisBusOptions, pub: Redis, sub: Redis) {
     this.#o = o;
@@ -71,8 +77,23 @@ export class RedisBus implements Bus {
   publish(channel: string, message: BusMessage): void {
     this.#local.publish(channel, message);
     // one line of JSON for the header, then the item as it is (not escaped a second time)
-    const frame = `${JSON.stringify([this.#o.node, message.eventName, message.id])}\n${message.item}`;
-    this.#pub.publish(this.#o.prefix + channel, frame).catch((e: unknown) => this.#warn(e, "publishing an event to Redis failed"));
+    const frame = `${JSON.stringify([message.eventName, message.id])}\n${message.item}`;
+    const frames = this.#outbox.get(channel);
+    if (frames) frames.push(frame);
+    else this.#outbox.set(channel, [frame]);
+    this.#flushing ??= setImmediate(() => this.#flush());
+  }
+
+  // A commit publishes its rows in one go: they cross to the other nodes as one message per
+  // emitter, prefixed with this node's id (a node skips its own).
+  #flush(): void {
+    this.#flushing = undefined;
+    for (const [channel, frames] of this.#outbox) {
+      this.#pub
+        .publish(this.#o.prefix + channel, this.#o.node + SEP + frames.join(SEP))
+        .catch((e: unknown) => this.#warn(e, "publishing an event to Redis failed"));
+    }
+    this.#outbox.clear();
   }
 
   // Another node may have a stream on any emitter, and finding out would cost a round trip per
@@ -106,6 +127,10 @@ export class RedisBus implements Bus {
   }
 
   async close(): Promise<void> {
+    if (this.#flushing) {
+      clearImmediate(this.#flushing);
+      this.#flush();
+    }
     await this.#local.close();
     await Promise.allSettled([this.#pub.quit(), this.#sub.quit()]);
   }
@@ -123,10 +148,15 @@ export class RedisBus implements Bus {
         for (const l of this.#control) l(m);
         return;
       }
-      const nl = message.indexOf("\n");
-      const [from, eventName, id] = JSON.parse(message.slice(0, nl)) as [string, string, string];
-      if (from === this.#o.node) return;
-      this.#local.publish(channel.slice(this.#o.prefix.length), { eventName, id, item: message.slice(nl + 1) });
+      const frames = message.split(SEP);
+      if (frames[0] === this.#o.node) return;
+      const local = channel.slice(this.#o.prefix.length);
+      for (let i = 1; i < frames.length; i++) {
+        const frame = frames[i];
+        const nl = frame.indexOf("\n");
+        const [eventName, id] = JSON.parse(frame.slice(0, nl)) as [string, string];
+        this.#local.publish(local, { eventName, id, item: frame.slice(nl + 1) });
+      }
     } catch (e) {
       this.#o.log(e, "a message from the Redis bus could not be read");
     }
