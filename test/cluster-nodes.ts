@@ -94,7 +94,7 @@ export async function startCluster(size: number, env: Record<string, string> = {
       await Promise.all(nodes.map((n) => stopService(n.proc.child, "SIGTERM")));
       // the nodes' logs, for a failure's post-mortem (test-output/ is ignored by git)
       mkdirSync("test-output", { recursive: true });
-      for (const n of all) writeFileSync(join("test-output", `cluster-${n.id}.log`), n.proc.output());
+      for (const n of all) writeFileSync(join("test-output", `cluster-${size}x-${n.id}.log`), n.proc.output());
       await db.end().catch(() => {});
       await postgres.drop();
       for (const d of dirs) rmSync(d, { recursive: true, force: true });

@@ -141,7 +141,7 @@ export class Sources {
         });
         break;
       } catch (e) {
-        if (attempt >= 5 || !(await this.#deps.store.sources.slugsLike(user.id, row.name_slug)).has(row.name_slug)) throw e;
+        if (attempt >= 10 || !(await this.#deps.store.sources.slugsLike(user.id, row.name_slug)).has(row.name_slug)) throw e;
         Object.assign(row, await this.#uniqueName(user.id, wanted).then(({ name: n, slug: sl }) => ({ name: n, name_slug: sl })));
       }
     }
