@@ -272,7 +272,7 @@ export class Instance {
     if (running.fetches >= MAX_CONCURRENT_FETCHES) throw new TypeError(`more than ${MAX_CONCURRENT_FETCHES} fetches at once`);
     const req = parseSandboxRequest(rawRequest);
     running.fetches++;
-    const signal = running.inv.abort.signal;
+    const signal = running.inv.signal;
     sandboxFetch(req, running.fetchAllow, signal)
       .then(
         (res) => [true, res],
