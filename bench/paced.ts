@@ -3,9 +3,9 @@ import { performance } from "node:perf_hooks";
 import { sleep } from "./util.ts";
 
 // The paced sender of the live-latency and delivery benches: every 10 ms a batch of rate/100
-// POSTs over keep-alive connections, on a schedule that doesn't drift (a late batch is followed
-// by the next one on time). Run against the bare node:http server it gives the round-trip
-// yardstick of this machine.
+// POSTs (below 100/s, one POST every 1000/rate ms) over keep-alive connections, on a schedule
+// that doesn't drift (a late batch is followed by the next one on time). Run against the bare
+// node:http server it gives the round-trip yardstick of this machine.
 
 const TICK_MS = 10;
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -37,8 +37,10 @@ export async function paced(
 ): Promise<SendResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 32 });
   const target = new URL(url);
-  const perTick = Math.max(1, Math.round((rate * TICK_MS) / 1000));
-  const ticks = Math.round((seconds * 1000) / TICK_MS);
+  // below 100/s a tick carries one request and ticks come every 1000 / rate ms
+  const tickMs = Math.max(TICK_MS, 1000 / rate);
+  const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
+  const ticks = Math.round((seconds * 1000) / tickMs);
   const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [], behindMs: 0, statuses: {} };
   const one = (seq: number) =>
     new Promise<void>((resolve) => {
@@ -67,7 +69,7 @@ export async function paced(
   const pending: Promise<void>[] = [];
   const start = performance.now();
   for (let t = 0, seq = 0; t < ticks; t++) {
-    const due = start + t * TICK_MS;
+    const due = start + t * tickMs;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     out.behindMs = Math.max(0, performance.now() - due);
