@@ -12,11 +12,15 @@ const runner = new RunnerProcess();
 let server: Server;
 let origin = "";
 let allow: string[] = [];
+/** resolves each /hang request's closing, by its id: a fetch the run left behind must be cut */
+const hung = new Map<string, () => void>();
+const hangClosed = (id: string) => new Promise<void>((done) => hung.set(id, done));
 
 before(async () => {
   server = createServer((req, res) => {
     if (req.url === "/feed") return void res.writeHead(200, { "content-type": "application/rss+xml" }).end(RSS);
     if (req.url === "/redirect") return void res.writeHead(302, { location: "/json?via=redirect" }).end();
+    if (req.url?.startsWith("/hang/")) return void req.socket.once("close", () => hung.get(req.url!.slice(6))?.());
     if (req.url === "/missing") return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"nope"}');
     let body = "";
     req.on("data", (c) => (body += c));
@@ -338,6 +342,16 @@ describe("invoke: @pipedream/platform", () => {
 });
 
 describe("invoke: web body globals", () => {
+  it("a fetch a run leaves unawaited is aborted when the run ends", { timeout: 20_000 }, async () => {
+    const closed = hangClosed("left");
+    const r = await run(`export default { run(url) { fetch(url + "/hang/left").catch(() => {}); this.$emit({ ok: 1 }); } }`, {
+      event: origin,
+      fetchAllow: allow,
+    });
+    assert.equal(r.error, undefined, r.error?.message);
+    await closed;
+  });
+
   it("Blob, File, FormData (sent as multipart/form-data) and Request work with fetch", async () => {
     const r = await run(
       `export default { async run(origin) {
