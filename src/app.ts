@@ -104,7 +104,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     retention: config.eventRetention,
     version: VERSION,
     webhookBackoffMs: config.webhookBackoffMs,
-    backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024 },
+    backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024, maxWaiting: config.maxBacklog },
     metrics,
     ownership,
     ...(clusterToken ? { peers: peerClient(clusterToken, config.invocationTimeoutMs + 5000) } : {}),

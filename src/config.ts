@@ -40,6 +40,8 @@ export interface Config {
   maxInFlight: number;
   /** ...and the bytes of their events, MiB */
   maxInFlightMb: number;
+  /** accepted runs waiting in the inbox past which endpoints answer 429 overloaded; 0 = no bound */
+  maxBacklog: number;
   // -- npm packages in components --
   /** TRIBUTARY_NPM: false = provided modules and Node's modules only (air-gapped hosts) */
   npm: boolean;
@@ -209,6 +211,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     runnerMaxRssMb: int("TRIBUTARY_RUNNER_MAX_RSS_MB", e.TRIBUTARY_RUNNER_MAX_RSS_MB, 2048, 0),
     maxInFlight: int("TRIBUTARY_MAX_IN_FLIGHT", e.TRIBUTARY_MAX_IN_FLIGHT, 4096, 1),
     maxInFlightMb: int("TRIBUTARY_MAX_IN_FLIGHT_MB", e.TRIBUTARY_MAX_IN_FLIGHT_MB, 128, 1),
+    maxBacklog: int("TRIBUTARY_MAX_BACKLOG", e.TRIBUTARY_MAX_BACKLOG, 100_000, 0),
     npm: onOff("TRIBUTARY_NPM", e.TRIBUTARY_NPM, true),
     // npm sets npm_config_registry for the scripts it runs (npm start): its own configured registry
     npmRegistry: e.TRIBUTARY_NPM_REGISTRY || e.npm_config_registry || "https://registry.npmjs.org/",

@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   invalid_component: 422,
   hook_failed: 422,
   quota_exceeded: 429,
+  /** too much accepted work waits already (TRIBUTARY_MAX_BACKLOG): try again after Retry-After */
+  overloaded: 429,
   /** the request's headers are larger than the service reads */
   headers_too_large: 431,
   internal: 500,

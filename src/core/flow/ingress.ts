@@ -9,6 +9,7 @@ import type { Quotas } from "../runtime/quotas.ts";
 import type { Targets } from "../runtime/targets.ts";
 import type { Ownership } from "../cluster/ownership.ts";
 import type { Peers } from "../cluster/peers.ts";
+import type { Backlog } from "./backlog.ts";
 
 // HTTP sources' endpoints (decisions §6). Without customResponse a request is recorded in the
 // inbox, answered 200 {"success": true} once durable, and run afterwards; with customResponse
@@ -72,6 +73,7 @@ export class Ingress {
   readonly #inbox: InboxQueue;
   readonly #pump: InboxPump;
   readonly #ownership: Ownership | undefined;
+  readonly #backlog: Backlog | undefined;
   readonly #peers: Peers | undefined;
 
   constructor(
@@ -80,8 +82,9 @@ export class Ingress {
     quotas: Quotas,
     inbox: InboxQueue,
     pump: InboxPump,
-    cluster: { ownership?: Ownership; peers?: Peers } = {},
+    cluster: { ownership?: Ownership; peers?: Peers; backlog?: Backlog } = {},
   ) {
+    this.#backlog = cluster.backlog;
     this.#ownership = cluster.ownership;
     this.#peers = cluster.peers;
     this.#targets = targets;
@@ -116,14 +119,22 @@ export class Ingress {
 
   /** Durably accepts a run of `t` with `event`; it runs in the background, when there is room. */
   async enqueue(t: Target, event: unknown): Promise<void> {
+    // counted before the write, so requests arriving together can't all slip under the bound
+    this.#backlog?.take();
     const eventJson = event === undefined ? undefined : JSON.stringify(event);
-    const seq = await this.#inbox.add({
-      source_id: t.source.id,
-      kind: "run",
-      // "" is a run with no event (POST /sources/{id}/run without one)
-      event: eventJson ?? "",
-      received_at_ms: Date.now(),
-    });
+    let seq: number;
+    try {
+      seq = await this.#inbox.add({
+        source_id: t.source.id,
+        kind: "run",
+        // "" is a run with no event (POST /sources/{id}/run without one)
+        event: eventJson ?? "",
+        received_at_ms: Date.now(),
+      });
+    } catch (e) {
+      this.#backlog?.giveBack();
+      throw e;
+    }
     this.#pump.accepted(t, seq, eventJson);
   }
 

@@ -24,6 +24,7 @@ import { WebhookSender } from "../flow/webhook-sender.ts";
 import { noMetrics } from "./metrics.ts";
 import { SoleOwnership, type Ownership } from "../cluster/ownership.ts";
 import { Announcements } from "../cluster/announcements.ts";
+import { Backlog } from "../flow/backlog.ts";
 import { partitionOf } from "../cluster/partition.ts";
 import type { ControlMessage } from "../../bus/port.ts";
 
@@ -107,6 +108,7 @@ export class SourceRuntime {
     this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), this.pump, {
       ownership: this.ownership,
       peers: deps.peers,
+      backlog: new Backlog(deps.store, deps.backlog.maxWaiting ?? 0),
     });
     this.deliveries = new Deliveries({
       store: deps.store,

@@ -1,0 +1,65 @@
+import type { Store } from "../../store/port.ts";
+import { AppError } from "../../lib/errors.ts";
+
+// The brake on accepted work: past a bound on runs waiting in the inbox (TRIBUTARY_MAX_BACKLOG),
+// HTTP endpoints and run-now answer 429 with Retry-After instead of accepting work the service
+// would take minutes to get to. What was accepted still runs; the bound only stops the queue
+// from growing without end. The count is read from the store (it spans every node) at most
+// twice a second, and what this node accepted since is added, so the check itself costs nothing.
+
+const REFRESH_MS = 500;
+
+export class Backlog {
+  readonly #store: Store;
+  readonly #max: number;
+  #counted = 0;
+  #acceptedSince = 0;
+  #countedAt = 0;
+  #counting = false;
+
+  /** `max`: inbox rows waiting past which new work is refused; 0 = no bound */
+  constructor(store: Store, max: number) {
+    this.#store = store;
+    this.#max = max;
+  }
+
+  /** counts one more accepted run, or throws 429 overloaded when `max` or more wait already */
+  take(): void {
+    if (this.#max <= 0) return;
+    if (Date.now() - this.#countedAt >= REFRESH_MS) this.#refresh();
+    if (this.#counted + this.#acceptedSince < this.#max) {
+      this.#acceptedSince++;
+      return;
+    }
+    const e = new AppError("overloaded", `the service has ${this.#max.toLocaleString("en-US")} or more accepted runs waiting: try again shortly`);
+    e.retryAfterSeconds = 1;
+    throw e;
+  }
+
+  /** the run counted by take() was not accepted after all (its write failed) */
+  giveBack(): void {
+    if (this.#max > 0) this.#acceptedSince--;
+  }
+
+  #refresh(): void {
+    if (this.#counting) return;
+    this.#counting = true;
+    const startedAt = Date.now();
+    const acceptedBefore = this.#acceptedSince;
+    this.#store.events
+      .inboxCount()
+      .then(
+        (n) => {
+          this.#counted = n;
+          // what was accepted while counting may or may not be in the count: kept (erring high)
+          this.#acceptedSince = Math.max(0, this.#acceptedSince - acceptedBefore);
+          this.#countedAt = startedAt;
+        },
+        () => {
+          // the store is away: its own 503 answers the requests; try again next time
+          this.#countedAt = startedAt;
+        },
+      )
+      .finally(() => (this.#counting = false));
+  }
+}

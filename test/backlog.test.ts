@@ -1,0 +1,57 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assertErrorEnvelope, createSource, endpointPath, startApp, waitFor, type TestApp } from "./helpers.ts";
+
+// TRIBUTARY_MAX_BACKLOG: past a bound on accepted runs waiting in the inbox, endpoints and
+// run-now answer 429 overloaded with Retry-After; what was accepted still runs, nothing is lost.
+
+const SLOW = `
+export default {
+  key: "slow-sink",
+  props: { http: "$.interface.http" },
+  async run(event) {
+    await new Promise((r) => setTimeout(r, 300));
+    this.$emit(event.body);
+  },
+};
+`;
+
+describe("backlog bound", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp({ TRIBUTARY_MAX_BACKLOG: "5" });
+  });
+  after(() => t.close());
+
+  test("past the bound, endpoints answer 429 overloaded with Retry-After; every accepted request runs", async () => {
+    const src = await createSource(t, SLOW);
+    const path = endpointPath(src);
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => t.app.http.inject({ method: "POST", url: path, payload: { i }, headers: { "content-type": "application/json" } })),
+    );
+    const accepted = replies.filter((r) => r.statusCode === 200).map((_, i) => i);
+    const refused = replies.filter((r) => r.statusCode === 429);
+    assert.ok(accepted.length >= 5, `accepted ${accepted.length}`);
+    assert.ok(refused.length > 0, "some requests were refused");
+    assert.equal(accepted.length + refused.length, 40);
+    const one = refused[0];
+    assertErrorEnvelope({ status: one.statusCode, headers: one.headers, body: JSON.parse(one.body), text: one.body }, 429, "overloaded");
+    assert.equal(one.headers["retry-after"], "1");
+    // run-now is bounded the same way
+    const run = await t.request("POST", `/v1/sources/${src.id}/run`, { body: { event: { now: true } } });
+    assert.ok(run.status === 202 || run.status === 429, `run-now: ${run.status}`);
+    const acceptedCount = accepted.length + (run.status === 202 ? 1 : 0);
+    // everything accepted is stored once the backlog drains, and the endpoint takes work again
+    await waitFor(async () => {
+      const res = await t.request("GET", `/v1/sources/${src.id}/event_summaries?limit=1`);
+      return res.body.page_info.total_count >= acceptedCount ? true : undefined;
+    }, 30_000, "the accepted runs");
+    await waitFor(async () => (await t.app.http.inject({ method: "POST", url: path, payload: {} })).statusCode === 200, 10_000, "the endpoint accepting again");
+  });
+
+  test("TRIBUTARY_MAX_BACKLOG must be a whole number", async () => {
+    const { resolveConfig } = await import("../src/config.ts");
+    assert.throws(() => resolveConfig({ TRIBUTARY_MAX_BACKLOG: "lots" }), /TRIBUTARY_MAX_BACKLOG/);
+    assert.equal(resolveConfig({ TRIBUTARY_MAX_BACKLOG: "0" }).maxBacklog, 0);
+  });
+});
