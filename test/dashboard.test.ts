@@ -84,7 +84,17 @@ describe("dashboard", { skip }, () => {
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = async (name: string) => {
+    // from the top: a full-page shot of a scrolled page draws the fixed header mid-page
+    await page.evaluate("window.scrollTo(0, 0)");
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  };
+  /** Waits for an open modal to finish fading in (a condition, not a sleep). */
+  const modalShown = () =>
+    page.waitForFunction(() => {
+      const w = globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<object> }; getComputedStyle(e: object): { opacity: string } };
+      return Array.from(w.document.querySelectorAll(".mantine-Modal-content")).some((e) => w.getComputedStyle(e).opacity === "1");
+    });
   const go = async (hash: string) => {
     await page.evaluate((h) => ((globalThis as unknown as { location: { hash: string } }).location.hash = h), hash);
   };
@@ -274,5 +284,76 @@ describe("dashboard", { skip }, () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByTestId("error").waitFor();
     await shot("deploy-code-error");
+  });
+  it("creates a workflow from the form: a step that doesn't load is named, steps reorder", async () => {
+    await go("#/workflows");
+    await page.getByTestId("empty-state").getByRole("link", { name: "New workflow" }).click();
+    const form = page.getByTestId("workflow-form");
+    await form.waitFor();
+    // a new workflow starts with a step that runs as it is
+    assert.match(await form.getByLabel("Code of emit").inputValue(), /steps\.trigger\.event/);
+    await form.getByRole("textbox", { name: "Name", exact: true }).fill("Greeter");
+    await form.getByRole("button", { name: "Add a step" }).click();
+    await form.getByLabel("Code of step_2").waitFor();
+    await form.getByRole("button", { name: "Add a step" }).click();
+    await form.getByRole("button", { name: "Remove step_3" }).click();
+    await form.getByTestId("step").nth(1).getByLabel("Step name").fill("shout");
+    await form.getByLabel("Code of shout").fill("export default { async run( { return 1 } };");
+    await form.getByRole("button", { name: "Create workflow" }).click();
+    // the 422 names the step: shown under that step's code
+    const shout = form.locator('[data-testid="step"][data-step-name="shout"]');
+    await shout.locator(".mantine-InputWrapper-error").getByText(/syntax/i).waitFor();
+    await form.getByTestId("error").waitFor();
+    await shot("workflow-new-error");
+    await form.getByLabel("Code of shout").fill('export default { async run({ steps }) { return String(steps.trigger.event?.body?.who ?? "nobody").toUpperCase(); } };');
+    await form.getByRole("button", { name: "Move shout up" }).click();
+    assert.deepEqual(await form.getByTestId("step").evaluateAll((els) => els.map((e) => e.getAttribute("data-step-name"))), ["shout", "emit"]);
+    await shot("workflow-new");
+    await form.getByRole("button", { name: "Create workflow" }).click();
+    await page.getByRole("heading", { name: "Greeter" }).waitFor();
+    const list = await t.request("GET", "/v1/users/me/workflows");
+    const made = list.body.data.find((w: { name: string }) => w.name === "Greeter");
+    assert.ok(made, list.text);
+    assert.deepEqual(made.steps.map((s: { name: string }) => s.name), ["shout", "emit"]);
+    assert.equal(made.trigger.type, "http");
+    // its endpoint runs it; what the example step emits shows live
+    await page.locator('[data-testid="live-state"][data-state="live"]').waitFor();
+    const res = await t.app.http.inject({ method: "POST", url: new URL(made.trigger.endpoint_url).pathname, payload: { who: "ada" } });
+    assert.equal(res.statusCode, 200);
+    await page.getByTestId("event-row").first().waitFor();
+    await shot("workflow");
+  });
+
+  it("edits a workflow (PUT), disables it, deletes it after a confirmation", async () => {
+    const list = await t.request("GET", "/v1/users/me/workflows");
+    const w = list.body.data.find((x: { name: string }) => x.name === "Greeter");
+    await go(`#/workflows/${w.id}`);
+    await page.getByRole("link", { name: "Edit" }).click();
+    const form = page.getByTestId("workflow-form");
+    await form.getByTestId("kept-steps").getByText("shout → emit").waitFor();
+    await form.getByRole("textbox", { name: "Name", exact: true }).fill("Greeter v2");
+    await form.getByText("Timer", { exact: true }).click();
+    await form.getByText("Cron", { exact: true }).click();
+    await form.getByLabel("Cron expression (UTC)").fill("*/5 * * * *");
+    await shot("workflow-edit");
+    await form.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("heading", { name: "Greeter v2" }).waitFor();
+    let got = await t.request("GET", `/v1/workflows/${w.id}`);
+    assert.deepEqual(got.body.data.trigger, { type: "timer", interval_seconds: null, cron: "*/5 * * * *" });
+    assert.deepEqual(got.body.data.steps.map((s: { name: string }) => s.name), ["shout", "emit"], "the steps are kept");
+    await page.getByRole("button", { name: "Disable" }).click();
+    await page.getByTestId("workflow-status").getByText("disabled").waitFor();
+    got = await t.request("GET", `/v1/workflows/${w.id}`);
+    assert.equal(got.body.data.active, false);
+    await page.getByRole("button", { name: "Delete" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Delete Greeter v2?").waitFor();
+    await modalShown();
+    await shot("workflow-delete-confirm");
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("heading", { name: "Workflows", exact: true }).waitFor();
+    await page.getByText("No workflows yet").waitFor();
+    got = await t.request("GET", `/v1/workflows/${w.id}`);
+    assert.equal(got.status, 404);
   });
 });

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from "react";
 import { Button, Group, Modal, Text } from "@mantine/core";
 
 /** A delete button that asks first: destructive actions are never one click. */
-export function ConfirmButton({ label, title, text, onConfirm }: { label: string; title: string; text: ReactNode; onConfirm: () => Promise<void> }) {
+export function ConfirmButton({ label, title, text, onConfirm, size = "xs" }: { label: string; title: string; text: ReactNode; onConfirm: () => Promise<void>; size?: "xs" | "sm" }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -13,7 +13,7 @@ export function ConfirmButton({ label, title, text, onConfirm }: { label: string
   };
   return (
     <>
-      <Button size="xs" color="red" variant="subtle" onClick={() => setOpen(true)}>
+      <Button size={size} color="red" variant="subtle" onClick={() => setOpen(true)}>
         {label}
       </Button>
       <Modal opened={open} onClose={() => setOpen(false)} title={title} centered>

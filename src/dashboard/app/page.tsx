@@ -3,6 +3,8 @@ import { SourcePage } from "./sources/source-page.tsx";
 import { DeployPage } from "./deploy/deploy-page.tsx";
 import { WorkflowsPage } from "./workflows/workflows-page.tsx";
 import { WorkflowPage } from "./workflows/workflow-page.tsx";
+import { NewWorkflowPage } from "./workflows/new-workflow-page.tsx";
+import { EditWorkflowPage } from "./workflows/edit-workflow-page.tsx";
 import { SubscriptionsPage } from "./subscriptions-page.tsx";
 import { WebhooksPage } from "./webhooks/webhooks-page.tsx";
 import { WebhookPage } from "./webhooks/webhook-page.tsx";
@@ -20,6 +22,8 @@ export function Page({ route }: { route: string[] }) {
     case "deploy":
       return <DeployPage initialKey={id} />;
     case "workflows":
+      if (id === "new") return <NewWorkflowPage />;
+      if (id && tab === "edit") return <EditWorkflowPage key={id} id={id} />;
       return id ? <WorkflowPage key={id} id={id} tab={tab ?? "events"} /> : <WorkflowsPage />;
     case "subscriptions":
       return <SubscriptionsPage />;

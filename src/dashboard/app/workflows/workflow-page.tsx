@@ -1,21 +1,18 @@
-import { useState } from "react";
-import { Alert, Badge, Button, Code, Group, Skeleton, Tabs, Text } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
+import { Badge, Code, Group, Skeleton, Tabs, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { useQuery } from "../use-query.ts";
-import { ApiError, dataOf, isNotFound, messageOf } from "../api-error.ts";
+import { ApiError, dataOf, isNotFound } from "../api-error.ts";
 import { href, navigate } from "../router.ts";
 import { PageHeader } from "../page-header.tsx";
 import { ErrorAlert } from "../error-alert.tsx";
 import { EmptyState } from "../empty-state.tsx";
 import { EventInspector } from "../events/event-inspector.tsx";
 import { triggerText } from "./trigger-text.ts";
+import { WorkflowActions } from "./workflow-actions.tsx";
 
 export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
   const { api } = useSession();
   const wf = useQuery(async () => dataOf(await api.GET("/v1/workflows/{id}", { params: { path: { id } } })).data, [api, id]);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
 
   if (wf.error) {
     if (wf.error instanceof ApiError && isNotFound(wf.error.body))
@@ -25,21 +22,13 @@ export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
   const w = wf.data;
   if (!w) return <Skeleton h={200} />;
 
-  const runNow = async () => {
-    setBusy(true);
-    const res = await api.POST("/v1/workflows/{id}/run", { params: { path: { id } } });
-    setBusy(false);
-    setError(res.response.ok ? undefined : `Run now failed: ${messageOf(res.error)}`);
-    if (res.response.ok) notifications.show({ message: `${w.name}: run requested` });
-  };
-
   return (
     <>
       <PageHeader
         title={w.name}
         description={
           <Group gap="xs">
-            <Badge color={w.active ? "green" : "gray"} variant="light">
+            <Badge color={w.active ? "green" : "gray"} variant="light" data-testid="workflow-status">
               {w.active ? "enabled" : "disabled"}
             </Badge>
             <Text size="xs">{triggerText(w.trigger)}</Text>
@@ -49,15 +38,8 @@ export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
           </Group>
         }
       >
-        <Button variant="light" onClick={runNow} loading={busy}>
-          Run now
-        </Button>
+        <WorkflowActions workflow={w} onChanged={wf.reload} />
       </PageHeader>
-      {error && (
-        <Alert color="red" variant="light" mb="md" role="alert" data-testid="error">
-          {error}
-        </Alert>
-      )}
       {w.trigger.endpoint_url && (
         <Text size="sm" mb="md">
           Endpoint <Code>{w.trigger.endpoint_url}</Code>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Paper, Table, Text } from "@mantine/core";
+import { Anchor, Badge, Button, Paper, Table, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { useQuery } from "../use-query.ts";
 import { dataOf } from "../api-error.ts";
@@ -13,12 +13,17 @@ export function WorkflowsPage() {
   const list = useQuery(async () => dataOf(await api.GET("/v1/users/me/workflows", { params: { query: { limit: 100 } } })).data, [api]);
   return (
     <>
-      <PageHeader title="Workflows" description="Steps of code run in order on each trigger: an HTTP request, a schedule, or the events of sources they subscribe to." />
+      <PageHeader title="Workflows" description="Steps of code run in order on each trigger: an HTTP request, a schedule, or the events of sources they subscribe to.">
+        <Button component="a" href={href("workflows", "new")}>
+          New workflow
+        </Button>
+      </PageHeader>
       <ErrorAlert error={list.error} title="Could not list the workflows" />
       {list.data?.length === 0 && (
         <EmptyState
           title="No workflows yet"
-          text="Create one with POST /v1/workflows (a trigger and steps of code, see docs/api.md), then watch its runs here."
+          text="A workflow runs steps of code in order when its trigger fires: an HTTP request, a schedule, or the events it subscribes to. Create one, then watch its runs here."
+          action={{ label: "New workflow", href: href("workflows", "new") }}
         />
       )}
       {list.data && list.data.length > 0 && (
