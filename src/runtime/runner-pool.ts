@@ -5,6 +5,10 @@ import { RunnerProcess } from "./runner-process.ts";
 import type { RunnerSettings } from "./ipc.ts";
 import type { InvokeReply, InvokeRequest, InvokeResult } from "./protocol.ts";
 import type { Invoker, InvokeCall } from "./types.ts";
+import { DispatchGate } from "./dispatch-gate.ts";
+
+/** invocations out at one runner at once, by default (the rest wait on the host, undated) */
+const MAX_DISPATCHED = 128;
 
 // On top of the invocation's own deadline (enforced inside the runner): IPC, isolate start,
 // compiling. The host deadline only fires when the runner itself is stuck.
@@ -29,6 +33,7 @@ interface Runner {
   process: RunnerProcess;
   /** code hashes this runner was sent; cleared when it answers needCode (it restarted) */
   known: Set<string>;
+  gate: DispatchGate;
 }
 
 export interface RunnerPoolOptions {
@@ -38,16 +43,19 @@ export interface RunnerPoolOptions {
   maxRssBytes?: number;
   /** the runner's entry file; tests substitute a fake runner */
   entry?: string;
+  /** invocations out at one runner at once (default 128) */
+  maxDispatched?: number;
 }
 
 export class RunnerPool implements Invoker {
   readonly #runners: Runner[];
 
   constructor(opts: RunnerPoolOptions) {
-    const { size, ...processOpts } = opts;
+    const { size, maxDispatched, ...processOpts } = opts;
     this.#runners = Array.from({ length: Math.max(1, size) }, () => ({
       process: new RunnerProcess(processOpts),
       known: new Set<string>(),
+      gate: new DispatchGate(maxDispatched ?? MAX_DISPATCHED),
     }));
   }
 
@@ -72,6 +80,8 @@ export class RunnerPool implements Invoker {
         onCrash: () => new Error("RunnerCrashed: the sandbox process died during this invocation"),
       });
     };
+    const entering = runner.gate.enter();
+    if (entering) await entering;
     try {
       let reply = await send(!runner.known.has(call.codeHash));
       if ("needCode" in reply) {
@@ -85,6 +95,8 @@ export class RunnerPool implements Invoker {
       const text = e instanceof Error ? e.message : String(e);
       const m = /^(\w+): (.*)$/s.exec(text);
       return failed(m ? m[1] : "InternalError", m ? m[2] : text, Date.now() - started);
+    } finally {
+      runner.gate.leave();
     }
   }
 
