@@ -50,6 +50,11 @@ export class MemoryBus implements Bus {
     };
   }
 
+  // in-process: a listener hears the very next publish
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
+
   end(channel: string): void {
     const entries = this.#channels.get(channel);
     this.#channels.delete(channel);

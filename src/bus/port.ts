@@ -36,6 +36,8 @@ export interface Bus {
   watched(channel: string): boolean;
   /** returns the unsubscribe function */
   subscribe(channel: string, listener: BusListener, onEnd?: () => void): () => void;
+  /** resolves once messages published anywhere on the channel reach this node's listeners */
+  ready(channel: string): Promise<void>;
   /** ends every subscription of a channel (its emitter is gone); listeners get `onEnd` */
   end(channel: string): void;
   /** tells every other node (none on the embedded bus) */

@@ -34,6 +34,8 @@ export class RedisBus implements Bus {
   /** frames waiting for the end of this turn, by channel */
   readonly #outbox = new Map<string, string[]>();
   #flushing: NodeJS.Immediate | undefined;
+  /** channels whose SUBSCRIBE Redis hasn't confirmed yet */
+  readonly #subscribing = new Map<string, Promise<void>>();
 
   private constructor(o: RedisBusOptions, pub: Redis, sub: Redis) {
     this.#o = o;
@@ -105,11 +107,24 @@ export class RedisBus implements Bus {
   subscribe(channel: string, listener: BusListener, onEnd?: () => void): () => void {
     const first = !this.#local.watched(channel);
     const off = this.#local.subscribe(channel, listener, onEnd);
-    if (first) this.#sub.subscribe(this.#o.prefix + channel).catch((e: unknown) => this.#warn(e, "subscribing on Redis failed"));
+    if (first) {
+      const subscribed = this.#sub.subscribe(this.#o.prefix + channel).then(
+        () => undefined,
+        (e: unknown) => this.#warn(e, "subscribing on Redis failed"),
+      );
+      this.#subscribing.set(channel, subscribed);
+      void subscribed.finally(() => {
+        if (this.#subscribing.get(channel) === subscribed) this.#subscribing.delete(channel);
+      });
+    }
     return () => {
       off();
       this.#release(channel);
     };
+  }
+
+  ready(channel: string): Promise<void> {
+    return this.#subscribing.get(channel) ?? Promise.resolve();
   }
 
   end(channel: string): void {

@@ -72,8 +72,6 @@ async function stream(
   }
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { ...headers, connection: "keep-alive" });
-  res.write(":sse-handshake\n\n");
 
   let replaying = true;
   const held: BusMessage[] = [];
@@ -100,8 +98,14 @@ async function stream(
     if (replaying) held.push(m);
     else send(m);
   };
-  const heartbeat = setInterval(() => res.write(":sse-handshake\n\n"), heartbeatMs);
+  let heartbeat: NodeJS.Timeout | undefined = undefined;
   const unsubscribe = core.runtime.bus.subscribe(emitterChannel(id), onMessage, () => end());
+  // the handshake says the stream is live: with several nodes, once Redis has the subscription
+  await core.runtime.bus.ready(emitterChannel(id));
+  if (ended) return;
+  res.writeHead(200, { ...headers, connection: "keep-alive" });
+  res.write(":sse-handshake\n\n");
+  heartbeat = setInterval(() => res.write(":sse-handshake\n\n"), heartbeatMs);
   function end() {
     if (ended) return;
     ended = true;
