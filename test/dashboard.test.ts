@@ -32,6 +32,15 @@ export default {
 };
 `;
 
+const BURST_COMPONENT = `
+export default {
+  name: "Burst",
+  version: "0.1.0",
+  props: { http: "$.interface.http" },
+  run(event) { for (let n = 1; n <= event.body.count; n++) this.$emit({ n }, { summary: "burst event " + n }); },
+};
+`;
+
 /** A 127.0.0.1 port with nothing listening: deliveries to it fail at once (connection refused). */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -88,6 +97,11 @@ describe("dashboard", { skip }, () => {
     // from the top: a full-page shot of a scrolled page draws the fixed header mid-page
     await page.evaluate("window.scrollTo(0, 0)");
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  };
+  /** The viewport scrolled to an element: the bottom of a long list, where a full-page shot is tiny. */
+  const shotAt = async (name: string, at: ReturnType<Page["locator"]>) => {
+    await at.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `${name}.png`) });
   };
   /** Waits for an open modal to finish fading in (a condition, not a sleep). */
   const modalShown = () =>
@@ -355,5 +369,47 @@ describe("dashboard", { skip }, () => {
     await page.getByText("No workflows yet").waitFor();
     got = await t.request("GET", `/v1/workflows/${w.id}`);
     assert.equal(got.status, 404);
+  });
+  it("lists show a page at a time: Load more appends the next, a delete keeps what is shown", async () => {
+    for (let i = 1; i <= 55; i++) {
+      const res = await t.request("POST", `/v1/webhooks?url=${encodeURIComponent(`http://127.0.0.1:${deadPort}/p${i}`)}&name=Paged%20${String(i).padStart(2, "0")}`);
+      assert.equal(res.status, 200, res.text);
+    }
+    const total = (await t.request("GET", "/v1/users/me/webhooks?limit=1")).body.page_info.total_count;
+    assert.ok(total > 55);
+    await go("#/webhooks");
+    const rows = page.locator("tbody tr");
+    await page.getByRole("link", { name: "Paged 55" }).waitFor();
+    assert.equal(await rows.count(), 50);
+    const more = page.getByTestId("load-more");
+    await more.getByText(`50 of ${total} webhooks`).waitFor();
+    await shot("webhooks-load-more");
+    await shotAt("webhooks-load-more-bottom", more);
+    await more.getByRole("button", { name: "Load more" }).click();
+    await more.getByText(`${total} of ${total} webhooks`).waitFor();
+    assert.equal(await rows.count(), total);
+    assert.equal(await more.getByRole("button", { name: "Load more" }).count(), 0);
+    // deleting one reloads as many as were shown, not just the first page
+    await page.getByRole("row").filter({ hasText: "Paged 01" }).getByRole("button", { name: "Delete" }).click();
+    await modalShown();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await more.getByText(`${total - 1} of ${total - 1} webhooks`).waitFor();
+    assert.equal(await rows.count(), total - 1);
+  });
+
+  it("the event inspector loads older events with the events' cursor", async () => {
+    const source = await createSource(t, BURST_COMPONENT, { name: "Burst" });
+    await t.app.http.inject({ method: "POST", url: endpointPath(source), payload: { count: 70 } });
+    await waitFor(async () => (await t.request("GET", `/v1/sources/${source.id}/event_summaries?limit=100`)).body.data.length === 70, 20_000, "70 events");
+    await go(`#/sources/${source.id}`);
+    const rows = page.getByTestId("event-row");
+    await rows.first().getByText("burst event 70").waitFor();
+    assert.equal(await rows.count(), 50);
+    await shotAt("source-events-load-older", page.getByRole("button", { name: "Load older events" }));
+    await page.getByRole("button", { name: "Load older events" }).click();
+    await rows.last().getByText("burst event 1", { exact: true }).waitFor();
+    assert.equal(await rows.count(), 70);
+    assert.equal(await page.getByRole("button", { name: "Load older events" }).count(), 0);
+    await shot("source-events-older");
   });
 });

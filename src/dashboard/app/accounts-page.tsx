@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { Button, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { useSession } from "./session-context.ts";
-import { useQuery } from "./use-query.ts";
+import { usePaged } from "./use-paged.ts";
+import { LoadMore } from "./load-more.tsx";
 import { dataOf, messageOf } from "./api-error.ts";
 import { PageHeader } from "./page-header.tsx";
 import { ErrorAlert } from "./error-alert.tsx";
@@ -13,7 +14,7 @@ import { ConfirmButton } from "./confirm-button.tsx";
 
 export function AccountsPage() {
   const { api } = useSession();
-  const list = useQuery(async () => dataOf(await api.GET("/v1/users/me/accounts", { params: { query: { limit: 100 } } })).data, [api]);
+  const list = usePaged(async (query) => dataOf(await api.GET("/v1/users/me/accounts", { params: { query } })), [api]);
   const [form, setForm] = useState({ app: "", name: "", auth: '{\n  "oauth_access_token": ""\n}' });
   const [error, setError] = useState<string>();
   const [rowError, setRowError] = useState<string>();
@@ -98,6 +99,7 @@ export function AccountsPage() {
             </Table>
           </Paper>
         )}
+        <LoadMore list={list} noun="accounts" />
       </Stack>
     </>
   );

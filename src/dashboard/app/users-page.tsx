@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { Alert, Badge, Button, Code, Group, Paper, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
 import { useSession } from "./session-context.ts";
-import { useQuery } from "./use-query.ts";
+import { emptyPage, usePaged } from "./use-paged.ts";
+import { LoadMore } from "./load-more.tsx";
 import { dataOf, messageOf } from "./api-error.ts";
 import { PageHeader } from "./page-header.tsx";
 import { ErrorAlert } from "./error-alert.tsx";
@@ -10,7 +11,7 @@ import { ConfirmButton } from "./confirm-button.tsx";
 
 export function UsersPage() {
   const { api, me } = useSession();
-  const list = useQuery(async () => (me.admin ? dataOf(await api.GET("/v1/users", { params: { query: { limit: 100 } } })).data : []), [api, me.admin]);
+  const list = usePaged(async (query) => (me.admin ? dataOf(await api.GET("/v1/users", { params: { query } })) : emptyPage<never>()), [api, me.admin]);
   const [form, setForm] = useState({ username: "", email: "", admin: false });
   const [error, setError] = useState<string>();
   const [rowError, setRowError] = useState<string>();
@@ -96,6 +97,7 @@ export function UsersPage() {
             </Table>
           </Paper>
         )}
+        <LoadMore list={list} noun="users" />
       </Stack>
     </>
   );

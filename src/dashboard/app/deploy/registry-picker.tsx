@@ -1,7 +1,8 @@
 import { useEffect } from "react";
 import { Badge, Card, Group, SimpleGrid, Skeleton, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { usePaged, type PageOf } from "../use-paged.ts";
+import { LoadMore } from "../load-more.tsx";
 import { dataOf } from "../api-error.ts";
 import { ErrorAlert } from "../error-alert.tsx";
 import { EmptyState } from "../empty-state.tsx";
@@ -29,7 +30,7 @@ function propsSummary(props: PropDef[]): string {
 
 export function RegistryPicker({ picked, initialKey, onPick }: { picked?: string; initialKey?: string; onPick: (c: Picked) => void }) {
   const { api } = useSession();
-  const list = useQuery(async () => dataOf(await api.GET("/v1/components/registry", { params: { query: { limit: 100 } } })).data as RegistryItem[], [api]);
+  const list = usePaged(async (query) => dataOf(await api.GET("/v1/components/registry", { params: { query } })) as PageOf<RegistryItem>, [api]);
 
   useEffect(() => {
     const first = list.data?.find((c) => c.key === initialKey || c.id === initialKey);
@@ -40,31 +41,34 @@ export function RegistryPicker({ picked, initialKey, onPick }: { picked?: string
   if (!list.data) return <Skeleton h={120} />;
   if (list.data.length === 0) return <EmptyState title="The registry is empty" text="Paste your own component's code instead." />;
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="registry">
-      {list.data.map((c) => (
-        <Card
-          key={c.id}
-          withBorder
-          padding="md"
-          role="button"
-          tabIndex={0}
-          style={{ cursor: "pointer", borderColor: picked === c.id ? "var(--mantine-color-indigo-5)" : undefined }}
-          onClick={() => onPick(c)}
-          onKeyDown={(e) => e.key === "Enter" && onPick(c)}
-          data-testid="registry-item"
-          data-key={c.key ?? c.id}
-        >
-          <Group justify="space-between" wrap="nowrap">
-            <Text fw={600}>{c.name}</Text>
-            <Badge variant="light" size="sm">
-              v{c.version}
-            </Badge>
-          </Group>
-          <Text size="sm" c="dimmed" mt={4} lineClamp={2}>
-            {c.description ?? propsSummary(c.configurable_props)}
-          </Text>
-        </Card>
-      ))}
-    </SimpleGrid>
+    <>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="registry">
+        {list.data.map((c) => (
+          <Card
+            key={c.id}
+            withBorder
+            padding="md"
+            role="button"
+            tabIndex={0}
+            style={{ cursor: "pointer", borderColor: picked === c.id ? "var(--mantine-color-indigo-5)" : undefined }}
+            onClick={() => onPick(c)}
+            onKeyDown={(e) => e.key === "Enter" && onPick(c)}
+            data-testid="registry-item"
+            data-key={c.key ?? c.id}
+          >
+            <Group justify="space-between" wrap="nowrap">
+              <Text fw={600}>{c.name}</Text>
+              <Badge variant="light" size="sm">
+                v{c.version}
+              </Badge>
+            </Group>
+            <Text size="sm" c="dimmed" mt={4} lineClamp={2}>
+              {c.description ?? propsSummary(c.configurable_props)}
+            </Text>
+          </Card>
+        ))}
+      </SimpleGrid>
+      <LoadMore list={list} noun="components" />
+    </>
   );
 }

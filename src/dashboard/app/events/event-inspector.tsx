@@ -1,4 +1,4 @@
-import { Badge, Group, Loader, Stack, Text } from "@mantine/core";
+import { Badge, Button, Group, Loader, Stack, Text } from "@mantine/core";
 import { ErrorAlert } from "../error-alert.tsx";
 import { EmptyState } from "../empty-state.tsx";
 import { EventRow } from "./event-row.tsx";
@@ -13,7 +13,7 @@ const STATE: Record<LiveState, { color: string; label: string }> = {
 
 /** The live inspector of one stream ("" = the default stream, "$errors", "$logs"). */
 export function EventInspector({ kind, id, stream, empty }: { kind: Kind; id: string; stream: string; empty: { title: string; text: string } }) {
-  const { events, state, error, loaded } = useLiveEvents(kind, id, stream);
+  const { events, state, error, loaded, hasOlder, loadingOlder, loadOlder } = useLiveEvents(kind, id, stream);
   const s = STATE[state];
   return (
     <Stack gap="xs">
@@ -31,6 +31,13 @@ export function EventInspector({ kind, id, stream, empty }: { kind: Kind; id: st
       {events.map((e) => (
         <EventRow key={e.id} event={e} />
       ))}
+      {hasOlder && (
+        <Group justify="center">
+          <Button variant="default" size="xs" onClick={loadOlder} loading={loadingOlder}>
+            Load older events
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }

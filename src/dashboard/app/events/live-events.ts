@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { EventSource } from "eventsource";
 import { useSession } from "../session-context.ts";
 import { messageOf } from "../api-error.ts";
@@ -8,6 +8,7 @@ import { messageOf } from "../api-error.ts";
 // header, so the `eventsource` package is given a fetch that adds it. The first connection asks
 // for everything after the newest event already shown (Last-Event-ID), so nothing committed in
 // between is missed; reconnects carry the last id seen, and ids already shown are skipped.
+// "Load older events" reads the page after the oldest one shown (event ids are the cursors).
 
 export interface EventSummary {
   id: string;
@@ -30,7 +31,19 @@ export function useLiveEvents(kind: Kind, id: string, stream: string) {
   const [state, setState] = useState<LiveState>("connecting");
   const [error, setError] = useState<string>();
   const [loaded, setLoaded] = useState(false);
+  const [hasOlder, setHasOlder] = useState(false);
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const seen = useRef(new Set<string>());
+
+  const fetchPage = useCallback(
+    async (after?: string) => {
+      const query = { limit: PAGE, expand: "event", ...(stream ? { event_name: stream } : {}), ...(after ? { after } : {}) };
+      return kind === "sources"
+        ? await api.GET("/v1/sources/{id}/event_summaries", { params: { path: { id }, query } })
+        : await api.GET("/v1/workflows/{id}/event_summaries", { params: { path: { id }, query } });
+    },
+    [api, kind, id, stream],
+  );
 
   useEffect(() => {
     let es: EventSource | undefined;
@@ -38,6 +51,7 @@ export function useLiveEvents(kind: Kind, id: string, stream: string) {
     seen.current = new Set();
     setEvents([]);
     setLoaded(false);
+    setHasOlder(false);
     setState("connecting");
     setError(undefined);
 
@@ -45,15 +59,12 @@ export function useLiveEvents(kind: Kind, id: string, stream: string) {
       const fresh = items.filter((e) => !seen.current.has(e.id));
       if (fresh.length === 0) return;
       for (const e of fresh) seen.current.add(e.id);
-      setEvents((old) => [...fresh.map((e) => (live ? { ...e, live } : e)), ...old].slice(0, MAX_SHOWN));
+      // at most MAX_SHOWN, or as many as were loaded with "Load older events"
+      setEvents((old) => [...fresh.map((e) => (live ? { ...e, live } : e)), ...old].slice(0, Math.max(MAX_SHOWN, old.length)));
     };
 
     const start = async () => {
-      const query = { limit: PAGE, expand: "event", ...(stream ? { event_name: stream } : {}) };
-      const res =
-        kind === "sources"
-          ? await api.GET("/v1/sources/{id}/event_summaries", { params: { path: { id }, query } })
-          : await api.GET("/v1/workflows/{id}/event_summaries", { params: { path: { id }, query } });
+      const res = await fetchPage();
       if (cancelled) return;
       if (!res.data) {
         setError(messageOf(res.error));
@@ -61,6 +72,7 @@ export function useLiveEvents(kind: Kind, id: string, stream: string) {
         return;
       }
       add(res.data.data as EventSummary[], false);
+      setHasOlder(res.data.data.length === PAGE);
       setLoaded(true);
       // "0-0" replays the whole retained stream: an empty page may have raced a first event
       const after = res.data.data[0]?.id ?? "0-0";
@@ -88,7 +100,20 @@ export function useLiveEvents(kind: Kind, id: string, stream: string) {
       cancelled = true;
       es?.close();
     };
-  }, [api, key, kind, id, stream]);
+  }, [fetchPage, key, kind, id, stream]);
 
-  return { events, state, error, loaded };
+  const loadOlder = useCallback(async () => {
+    const oldest = events.at(-1)?.id;
+    if (!oldest) return;
+    setLoadingOlder(true);
+    const res = await fetchPage(oldest);
+    setLoadingOlder(false);
+    if (!res.data) return setError(messageOf(res.error));
+    const older = (res.data.data as EventSummary[]).filter((e) => !seen.current.has(e.id));
+    for (const e of older) seen.current.add(e.id);
+    setEvents((old) => [...old, ...older]);
+    setHasOlder(res.data.data.length === PAGE);
+  }, [events, fetchPage]);
+
+  return { events, state, error, loaded, hasOlder, loadingOlder, loadOlder };
 }

@@ -1,6 +1,7 @@
 import { Anchor, Badge, Button, Paper, Table, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { usePaged } from "../use-paged.ts";
+import { LoadMore } from "../load-more.tsx";
 import { dataOf } from "../api-error.ts";
 import { href } from "../router.ts";
 import { PageHeader } from "../page-header.tsx";
@@ -12,7 +13,7 @@ import { RowActions } from "./row-actions.tsx";
 
 export function SourcesPage() {
   const { api } = useSession();
-  const sources = useQuery(async () => dataOf(await api.GET("/v1/users/me/sources/", { params: { query: { limit: 100 } } })).data, [api]);
+  const sources = usePaged(async (query) => dataOf(await api.GET("/v1/users/me/sources/", { params: { query } })), [api]);
   const names = useComponentNames();
 
   return (
@@ -73,6 +74,7 @@ export function SourcesPage() {
           </Table>
         </Paper>
       )}
+      <LoadMore list={sources} noun="sources" />
     </>
   );
 }

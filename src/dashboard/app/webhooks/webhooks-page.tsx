@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { usePaged } from "../use-paged.ts";
+import { LoadMore } from "../load-more.tsx";
 import { dataOf, messageOf } from "../api-error.ts";
 import { href } from "../router.ts";
 import { PageHeader } from "../page-header.tsx";
@@ -11,7 +12,7 @@ import { ConfirmButton } from "../confirm-button.tsx";
 
 export function WebhooksPage() {
   const { api } = useSession();
-  const list = useQuery(async () => dataOf(await api.GET("/v1/users/me/webhooks", { params: { query: { limit: 100 } } })).data, [api]);
+  const list = usePaged(async (query) => dataOf(await api.GET("/v1/users/me/webhooks", { params: { query } })), [api]);
   const [form, setForm] = useState({ url: "", name: "" });
   const [error, setError] = useState<string>();
   const [rowError, setRowError] = useState<string>();
@@ -94,6 +95,7 @@ export function WebhooksPage() {
             </Table>
           </Paper>
         )}
+        <LoadMore list={list} noun="webhooks" />
       </Stack>
     </>
   );

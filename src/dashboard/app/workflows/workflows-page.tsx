@@ -1,6 +1,7 @@
 import { Anchor, Badge, Button, Paper, Table, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { usePaged } from "../use-paged.ts";
+import { LoadMore } from "../load-more.tsx";
 import { dataOf } from "../api-error.ts";
 import { href } from "../router.ts";
 import { PageHeader } from "../page-header.tsx";
@@ -10,7 +11,7 @@ import { triggerText } from "./trigger-text.ts";
 
 export function WorkflowsPage() {
   const { api } = useSession();
-  const list = useQuery(async () => dataOf(await api.GET("/v1/users/me/workflows", { params: { query: { limit: 100 } } })).data, [api]);
+  const list = usePaged(async (query) => dataOf(await api.GET("/v1/users/me/workflows", { params: { query } })), [api]);
   return (
     <>
       <PageHeader title="Workflows" description="Steps of code run in order on each trigger: an HTTP request, a schedule, or the events of sources they subscribe to.">
@@ -63,6 +64,7 @@ export function WorkflowsPage() {
           </Table>
         </Paper>
       )}
+      <LoadMore list={list} noun="workflows" />
     </>
   );
 }
