@@ -412,4 +412,28 @@ describe("dashboard", { skip }, () => {
     assert.equal(await page.getByRole("button", { name: "Load older events" }).count(), 0);
     await shot("source-events-older");
   });
+  it("deleting a subscription asks first", async () => {
+    const source = await createSource(t, HTTP_COMPONENT, { name: "Sub emitter" });
+    const hook = await t.request("POST", `/v1/webhooks?url=${encodeURIComponent(`http://127.0.0.1:${deadPort}/sub`)}&name=Sub%20listener`);
+    const sub = await t.request("POST", `/v1/subscriptions?emitter_id=${source.id}&listener_id=${hook.body.data.id}`);
+    assert.equal(sub.status, 200, sub.text);
+    const subs = async () => (await t.request("GET", "/v1/users/me/subscriptions")).body.data.filter((x: { emitter_id: string }) => x.emitter_id === source.id);
+    await go("#/subscriptions");
+    const row = page.getByTestId("subscription").filter({ hasText: source.id });
+    await row.getByRole("button", { name: "Delete" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Delete this subscription?").waitFor();
+    await dialog.getByText(`will no longer be delivered to ${hook.body.data.id}`, { exact: false }).waitFor();
+    await modalShown();
+    await shot("subscription-delete-confirm");
+    // Cancel keeps it
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    assert.equal((await subs()).length, 1);
+    await row.getByRole("button", { name: "Delete" }).click();
+    await modalShown();
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await row.waitFor({ state: "detached" });
+    assert.equal((await subs()).length, 0);
+  });
 });

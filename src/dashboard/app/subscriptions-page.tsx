@@ -6,6 +6,7 @@ import { dataOf, messageOf } from "./api-error.ts";
 import { PageHeader } from "./page-header.tsx";
 import { ErrorAlert } from "./error-alert.tsx";
 import { EmptyState } from "./empty-state.tsx";
+import { ConfirmButton } from "./confirm-button.tsx";
 
 // Subscriptions route an emitter's events (a stream of it) to a listener: a source, a workflow
 // or a webhook. Auto-subscriptions subscribe a listener to every emitter created later.
@@ -70,14 +71,17 @@ export function SubscriptionsPage() {
               </Table.Thead>
               <Table.Tbody>
                 {subs.data.map((s) => (
-                  <Table.Tr key={s.id}>
+                  <Table.Tr key={s.id} data-testid="subscription">
                     <Table.Td ff="monospace">{s.emitter_id}</Table.Td>
                     <Table.Td>{s.event_name || "default"}</Table.Td>
                     <Table.Td ff="monospace">{s.listener_id}</Table.Td>
                     <Table.Td ta="right">
-                      <Button size="xs" color="red" variant="subtle" onClick={() => remove(s)}>
-                        Delete
-                      </Button>
+                      <ConfirmButton
+                        label="Delete"
+                        title="Delete this subscription?"
+                        text={`Events of ${s.emitter_id} (${s.event_name || "default"} stream) will no longer be delivered to ${s.listener_id}.`}
+                        onConfirm={() => remove(s)}
+                      />
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -102,9 +106,12 @@ export function SubscriptionsPage() {
                       <Table.Td ff="monospace">{a.listener_id}</Table.Td>
                       <Table.Td>{a.event_name || "default"}</Table.Td>
                       <Table.Td ta="right">
-                        <Button size="xs" color="red" variant="subtle" onClick={() => removeAuto(a.id)}>
-                          Delete
-                        </Button>
+                        <ConfirmButton
+                          label="Delete"
+                          title="Delete this auto-subscription?"
+                          text={`Sources and workflows you create from now on won't be subscribed to ${a.listener_id}. The subscriptions it already made stay.`}
+                          onConfirm={() => removeAuto(a.id)}
+                        />
                       </Table.Td>
                     </Table.Tr>
                   ))}
