@@ -350,6 +350,12 @@ describe("dashboard", { skip }, () => {
     await form.getByText("Cron", { exact: true }).click();
     await form.getByLabel("Cron expression (UTC)").fill("*/5 * * * *");
     await shot("workflow-edit");
+    await form.getByRole("switch", { name: "Replace the steps" }).click();
+    await form.getByTestId("replace-steps").waitFor();
+    assert.deepEqual(await form.getByTestId("step").evaluateAll((els) => els.map((e) => e.getAttribute("data-step-name"))), ["shout", "emit"]);
+    await shot("workflow-edit-replace-steps");
+    await form.getByRole("switch", { name: "Replace the steps" }).click();
+    await form.getByTestId("kept-steps").waitFor();
     await form.getByRole("button", { name: "Save changes" }).click();
     await page.getByRole("heading", { name: "Greeter v2" }).waitFor();
     let got = await t.request("GET", `/v1/workflows/${w.id}`);

@@ -77,6 +77,11 @@ export function WorkflowForm({ initial, submitLabel, cancelHref, current, onSubm
         )}
         {replace && (
           <>
+            {current && (
+              <Alert variant="light" color="yellow" data-testid="replace-steps">
+                <Text size="sm">Saving replaces every step with the code below (new step ids); the current code is not shown by the API.</Text>
+              </Alert>
+            )}
             {errors.steps && (
               <Text size="sm" c="red">
                 {errors.steps}
