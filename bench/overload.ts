@@ -9,8 +9,9 @@ import { Api, int, mib, ms, pct, table, treeRss, waitForCount, type Check } from
 // rate the runs keep up with). Then twice that rate offered for --seconds (30 s by default) by
 // the paced sender (paced.ts: open loop, a batch every 10 ms whatever the answers, up to 256
 // sockets), into a second sink. Reported: ingress p50/p99 (a request waiting for a socket counts
-// that wait), the answers by status (the service does not answer 429 under backlog: accepted
-// requests wait in the inbox table), the peak RSS of the service and its runners, the drain
+// that wait), the answers by status (accepted requests wait in the inbox table; past
+// TRIBUTARY_MAX_BACKLOG waiting runs, 100,000 by default, endpoints answer 429 overloaded, which
+// the sender counts and doesn't retry), the peak RSS of the service and its runners, the drain
 // (from the load's end to the last event stored), and the lost: accepted (2xx) requests whose
 // event is not stored once the drain is over (must be 0). The bare node:http server takes the
 // same autocannon load and the same paced rate in the same run, for the ratios.
