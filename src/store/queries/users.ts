@@ -69,7 +69,7 @@ export function userQueries(db: Kysely<Database>): UserStore {
       for (const { id: sourceId } of [...sources, ...workflows]) {
         for (const table of ["inbox", "timers"] as const) await db.deleteFrom(table).where("source_id", "=", sourceId).execute();
       }
-      for (const table of ["events", "emitter_state", "auto_subscriptions", "subscriptions", "sources", "components", "workflows", "webhooks", "accounts", "deliveries", "webhook_deliveries"] as const) {
+      for (const table of ["events", "stream_counts", "emitter_state", "auto_subscriptions", "subscriptions", "sources", "components", "workflows", "webhooks", "accounts", "deliveries", "webhook_deliveries"] as const) {
         await db.deleteFrom(table).where("user_id", "=", id).execute();
       }
       const r = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
