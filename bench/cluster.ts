@@ -249,8 +249,13 @@ export async function benchCluster(seconds: number, n: number): Promise<void> {
       await c.stop();
     }
   };
-  const onePgMemory = await run(1, "memory");
-  const onePgRedis = await run(1, "redis");
+  // two rounds, alternating, the best of each: one run of a few seconds on a shared machine swings by 30%
+  let onePgMemory = 0;
+  let onePgRedis = 0;
+  for (let round = 0; round < 2; round++) {
+    onePgMemory = Math.max(onePgMemory, await run(1, "memory"));
+    onePgRedis = Math.max(onePgRedis, await run(1, "redis"));
+  }
   const many = await run(n, "redis");
 
   const c = await startNodes(n, "redis");
