@@ -15,12 +15,18 @@ let allow: string[] = [];
 /** resolves each /hang request's closing, by its id: a fetch the run left behind must be cut */
 const hung = new Map<string, () => void>();
 const hangClosed = (id: string) => new Promise<void>((done) => hung.set(id, done));
+const arrived = new Set<string>();
 
 before(async () => {
   server = createServer((req, res) => {
     if (req.url === "/feed") return void res.writeHead(200, { "content-type": "application/rss+xml" }).end(RSS);
     if (req.url === "/redirect") return void res.writeHead(302, { location: "/json?via=redirect" }).end();
-    if (req.url?.startsWith("/hang/")) return void req.socket.once("close", () => hung.get(req.url!.slice(6))?.());
+    // never answered: the request stays open until the client lets go
+    if (req.url?.startsWith("/hang/")) {
+      arrived.add(req.url.slice(6));
+      return void req.socket.once("close", () => hung.get(req.url!.slice(6))?.());
+    }
+    if (req.url?.startsWith("/arrived/")) return void res.writeHead(200).end(String(arrived.has(req.url.slice(9))));
     if (req.url === "/missing") return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"nope"}');
     let body = "";
     req.on("data", (c) => (body += c));
@@ -344,7 +350,11 @@ describe("invoke: @pipedream/platform", () => {
 describe("invoke: web body globals", () => {
   it("a fetch a run leaves unawaited is aborted when the run ends", { timeout: 20_000 }, async () => {
     const closed = hangClosed("left");
-    const r = await run(`export default { run(url) { fetch(url + "/hang/left").catch(() => {}); this.$emit({ ok: 1 }); } }`, {
+    // the run returns once the server has the request (so it is surely out), without awaiting it
+    const r = await run(`export default { async run(url) {
+      fetch(url + "/hang/left").catch(() => {});
+      while ((await (await fetch(url + "/arrived/left")).text()) !== "true") await new Promise((r) => setTimeout(r, 5));
+      this.$emit({ ok: 1 }); } }`, {
       event: origin,
       fetchAllow: allow,
     });
@@ -367,5 +377,34 @@ describe("invoke: web body globals", () => {
     );
     assert.equal(r.error, undefined, r.error?.message);
     assert.deepEqual(events(r)[0], { blob: [3, "text/plain", "abc", "bc"], formHas: true, multipart: true, request: ["PUT", "abc", "text/plain"] });
+  });
+});
+
+describe("invoke: sources of one owner and code share an isolate", () => {
+  const code = `export default { props: { db: "$.service.db" }, run(event) {
+    if (event === "loop") for (;;) {}
+    globalThis.seen = (globalThis.seen ?? 0) + 1;
+    this.db.set("n", (this.db.get("n") ?? 0) + 1);
+    this.$emit({ seen: globalThis.seen, n: this.db.get("n") });
+  } }`;
+
+  it("each source keeps its own globals and db; one that hangs costs the others only a cold start", async () => {
+    const codeHash = `shared-${process.pid}`;
+    const owner = `owner-${process.pid}`;
+    const a = (c: Parameters<typeof run>[1] = {}) => run(code, { sourceId: "shared-a", codeHash, owner, ...c });
+    const b = (c: Parameters<typeof run>[1] = {}) => run(code, { sourceId: "shared-b", codeHash, owner, ...c });
+    assert.deepEqual(events(await a({ event: 1 })), [{ seen: 1, n: 1 }]);
+    assert.deepEqual(events(await b({ event: 1 })), [{ seen: 1, n: 1 }]);
+    const a2 = await a({ event: 2, db: { n: 1 } });
+    assert.deepEqual(events(a2), [{ seen: 2, n: 2 }], "warm: a's global and db carried on, b's didn't leak in");
+    // an endless loop in a ends the isolate both live in
+    const hung = await a({ event: "loop", limits: { timeoutMs: 300 } });
+    assert.equal(hung.error?.name, "TimeoutError");
+    const after = await b({ event: 3, db: { n: 1 }, dbEpoch: 2 });
+    assert.equal(after.error, undefined, after.error?.message);
+    assert.deepEqual(events(after), [{ seen: 1, n: 2 }], "b starts cold from the db the host gave it");
+    // another owner's source of the same code never shares with them
+    const other = await run(code, { sourceId: "shared-c", codeHash, owner: "someone-else", event: 1 });
+    assert.deepEqual(events(other), [{ seen: 1, n: 1 }]);
   });
 });
