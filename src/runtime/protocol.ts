@@ -72,6 +72,11 @@ export interface InvokeRequest {
   limits: InvokeLimits;
   /** host:port pairs sandbox fetch may reach even though they are private (TRIBUTARY_FETCH_ALLOW) */
   fetchAllow: string[];
+  /**
+   * Sources of one owner running the same code may share an isolate, each in a context of its
+   * own (a context costs a quarter of an isolate): the owner's id. Absent: an isolate of its own.
+   */
+  owner?: string;
 }
 
 export interface EmitMeta {

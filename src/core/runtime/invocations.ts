@@ -72,6 +72,7 @@ export class Invocations {
     const startedAt = Date.now();
     const pending = this.#d.invoker.invoke({
       sourceId: t.source.id,
+      owner: t.user.id,
       codeHash: t.component.bundle?.hash ?? t.component.code_hash,
       code: t.component.bundle?.code ?? t.component.code,
       kind,

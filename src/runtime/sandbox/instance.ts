@@ -12,6 +12,10 @@ import { Invocation, invocationError } from "./invocation.ts";
 import { loadCode } from "./load-workflow.ts";
 import { prepareContext } from "./runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
+import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
+
+/** isolates ended on purpose (a timeout): any other disposal of an isolate was V8's, out of memory */
+const endedOnPurpose = new WeakSet<ivm.Isolate>();
 
 const MAX_TIMERS = 1000;
 /**
@@ -55,20 +59,27 @@ export class Instance {
   runs = 0;
   #refs: Record<"invoke" | "settle" | "fireTimer", ivm.Reference> | undefined;
   #current: Running | undefined;
-  #disposedByUs = false;
+  readonly #pooled: PooledIsolate;
+  #context: ivm.Context | undefined;
+  #released = false;
 
-  private constructor(codeHash: string, memoryMb: number) {
+  private constructor(codeHash: string, memoryMb: number, owner: string | undefined) {
     this.codeHash = codeHash;
     this.memoryMb = memoryMb;
-    this.isolate = new ivm.Isolate({ memoryLimit: memoryMb });
+    this.#pooled = isolateFor(owner, codeHash, memoryMb);
+    this.isolate = this.#pooled.isolate;
   }
 
-  /** Evaluates the component; throws AppError("invalid_component") like analysis does. */
-  static async create(codeHash: string, code: string, memoryMb: number, timeoutMs: number): Promise<Instance> {
-    const inst = new Instance(codeHash, memoryMb);
+  /**
+   * Evaluates the component; throws AppError("invalid_component") like analysis does. With an
+   * `owner`, the context goes into an isolate shared with that owner's other sources of this code.
+   */
+  static async create(codeHash: string, code: string, memoryMb: number, timeoutMs: number, owner?: string): Promise<Instance> {
+    const inst = new Instance(codeHash, memoryMb, owner);
     try {
       const host = hostReference((op, args) => inst.#op(op, args));
       const prepared = await prepareContext(inst.isolate, host);
+      inst.#context = prepared.context;
       const { runtime } = prepared;
       const component = await loadCode(inst.isolate, prepared, code, createLimits(timeoutMs, memoryMb), codeHash);
       const get = async (name: string) => (await runtime.get(name, { reference: true })) as ivm.Reference;
@@ -86,24 +97,35 @@ export class Instance {
     }
   }
 
+  /** this source's part of its isolate's heap (an isolate shared by n sources: a nth each) */
   measure(): number {
-    if (this.isolate.isDisposed) return 0;
+    if (this.dead) return 0;
     const h = this.isolate.getHeapStatisticsSync();
-    this.heapBytes = h.total_heap_size + h.externally_allocated_size;
+    this.heapBytes = (h.total_heap_size + h.externally_allocated_size) / Math.max(1, this.#pooled.contexts());
     return this.heapBytes;
   }
 
   get dead(): boolean {
-    return this.isolate.isDisposed;
+    return this.#released || this.isolate.isDisposed;
   }
 
   get busy(): boolean {
     return this.#current !== undefined;
   }
 
+  /** Lets the source go cold: its context goes, and the isolate with its last context. */
   dispose(): void {
-    this.#disposedByUs = true;
+    if (this.#released) return;
+    this.#released = true;
+    if (!this.isolate.isDisposed) this.#context?.release();
+    this.#pooled.release();
+  }
+
+  /** Ends the isolate (whatever it runs, its state is unknown now), and with it any source sharing it. */
+  #kill(): void {
+    endedOnPurpose.add(this.isolate);
     if (!this.isolate.isDisposed) this.isolate.dispose();
+    this.dispose();
   }
 
   /** Runs one invocation to its end: resolves with its error, if any; never rejects. */
@@ -130,7 +152,7 @@ export class Instance {
       running.timer = setTimeout(() => {
         this.#end(running, this.#timeoutError(running));
         // Whatever it is waiting for or running, the isolate's state is now unknown.
-        this.dispose();
+        this.#kill();
       }, Math.ceil(remainingMs));
       const args = [kind, eventJson, JSON.stringify(props ?? {}), JSON.stringify(inv.limits)];
       this.#enter(running, this.#refs!.invoke, args);
@@ -171,15 +193,18 @@ export class Instance {
 
   #entryError(running: Running, e: unknown): InvocationError {
     const message = e instanceof Error ? e.message : String(e);
-    if ((this.isolate.isDisposed && !this.#disposedByUs) || /memory limit/i.test(message)) {
-      this.dispose();
+    if ((this.isolate.isDisposed && !endedOnPurpose.has(this.isolate)) || /memory limit/i.test(message)) {
+      this.#kill();
       return invocationError("OutOfMemoryError", `out of memory (limit ${this.memoryMb} MB)`, "");
     }
     if (/execution timed out/i.test(message)) {
-      this.dispose();
+      this.#kill();
       return this.#timeoutError(running);
     }
-    if (this.isolate.isDisposed) return this.#timeoutError(running);
+    if (this.isolate.isDisposed) {
+      // ended by this source's own deadline, or by another source's sharing the isolate
+      return running.ended ? this.#timeoutError(running) : invocationError("Error", "the run was cut short: another source of this component, sharing its sandbox, timed out or ran out of memory", "");
+    }
     // The runner's own frames after the boundary are nobody's business.
     const stack = e instanceof Error && typeof e.stack === "string" ? e.stack.split(/\n\s*at \(<isolated-vm boundary>\)/)[0] : "";
     return invocationError(e instanceof Error ? e.name : "Error", message, stack);

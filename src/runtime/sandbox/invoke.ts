@@ -129,7 +129,7 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
 
   if (!inst) {
     try {
-      inst = await Instance.create(req.codeHash, code!, req.limits.memoryMb, req.limits.timeoutMs);
+      inst = await Instance.create(req.codeHash, code!, req.limits.memoryMb, req.limits.timeoutMs, req.owner);
     } catch (e) {
       return result(loadError(e, req.limits.timeoutMs, req.limits.memoryMb));
     }
