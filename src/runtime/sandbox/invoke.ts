@@ -19,8 +19,13 @@ import { StepLoadError } from "./load-workflow.ts";
  * Raised to 600 after the timers bench (1,000 sources on a 1 s interval over 2 runners): with 128,
  * nearly every tick cold-started an isolate and the runners fell behind (26% of ticks ran). With
  * 600 every source stays warm and 100% run; the price is about 0.9 GB RSS per runner at 500 warm.
+ *
+ * Raised to 2,500 once sources of one owner and code shared an isolate (a context each, ~0.35 MB):
+ * at 600, 2,000 timer sources on 2 runners evicted and cold-started contexts on every tick, and
+ * the churn starved the runners. Instances of distinct code still cost an isolate each; the heap
+ * budget below bounds those.
  */
-export const MAX_WARM_INSTANCES = 600;
+export const MAX_WARM_INSTANCES = 2500;
 
 /**
  * ...and by memory: the warm instances' heaps together stay under this budget (the runner's
