@@ -407,4 +407,17 @@ describe("invoke: sources of one owner and code share an isolate", () => {
     const other = await run(code, { sourceId: "shared-c", codeHash, owner: "someone-else", event: 1 });
     assert.deepEqual(events(other), [{ seen: 1, n: 1 }]);
   });
+
+  it("sources whose code holds a lot of memory spread over isolates instead of running one out of memory", async () => {
+    // about 16 MB each at load, against the harness's 64 MB limit: four can't share one isolate
+    const heavy = `const big = Array.from({ length: 400000 }, (_, i) => "item-" + i);
+      export default { run() { this.$emit({ n: big.length }); } }`;
+    const codeHash = `heavy-${process.pid}`;
+    const owner = `heavy-owner-${process.pid}`;
+    for (const id of ["h1", "h2", "h3", "h4", "h5"]) {
+      const r = await run(heavy, { sourceId: `heavy-${id}`, codeHash, owner });
+      assert.equal(r.error, undefined, `${id}: ${r.error?.message}`);
+      assert.deepEqual(events(r), [{ n: 400000 }]);
+    }
+  });
 });

@@ -6,8 +6,9 @@ import ivm from "isolated-vm";
 // sources cost a quarter of what they did. The sharing stays inside one owner's one component,
 // so nothing crosses between users: contexts don't see each other's globals, and a memory bomb
 // or an endless loop (which ends the whole isolate) takes down only the same owner's copies of
-// the same code, which then start cold. An isolate holds at most CONTEXTS_PER_ISOLATE sources, so
-// their baseline stays a small part of its memory limit.
+// the same code, which then start cold. An isolate holds at most CONTEXTS_PER_ISOLATE sources, and
+// takes no new one once its heap is past half its limit: a component with a big bundle (a few MB
+// of npm code per context) spreads over more isolates instead of running them out of memory.
 
 export const CONTEXTS_PER_ISOLATE = 32;
 
@@ -37,7 +38,7 @@ export function isolateFor(owner: string | undefined, codeHash: string, memoryMb
   if (!entries) shared.set(key, (entries = []));
   // dead isolates (a timeout or OOM ended them) leave the pool
   for (let i = entries.length - 1; i >= 0; i--) if (entries[i].isolate.isDisposed) entries.splice(i, 1);
-  let entry = entries.find((e) => e.contexts < CONTEXTS_PER_ISOLATE);
+  let entry = entries.find((e) => e.contexts < CONTEXTS_PER_ISOLATE && roomy(e.isolate, memoryMb));
   if (!entry) {
     entry = { isolate: new ivm.Isolate({ memoryLimit: memoryMb }), contexts: 0 };
     entries.push(entry);
@@ -61,6 +62,15 @@ export function isolateFor(owner: string | undefined, codeHash: string, memoryMb
       if (list.length === 0) shared.delete(key);
     },
   };
+}
+
+function roomy(isolate: ivm.Isolate, memoryMb: number): boolean {
+  try {
+    const h = isolate.getHeapStatisticsSync();
+    return h.used_heap_size + h.externally_allocated_size < (memoryMb * 1024 * 1024) / 2;
+  } catch {
+    return false;
+  }
 }
 
 function dispose(isolate: ivm.Isolate): void {
