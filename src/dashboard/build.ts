@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
@@ -118,7 +118,7 @@ function writeCache(dir: string, build: Omit<DashboardBuild, "from" | "ms">): vo
     renameSync(tmp, dir);
     // builds of older sources are never read again (nor temp dirs a killed start left behind;
     // removing one still being written only costs that start its cache)
-    for (const old of readdirSync(CACHE_DIR)) if (old !== basename(dir)) rmSync(join(CACHE_DIR, old), { recursive: true, force: true });
+    for (const old of readdirSync(CACHE_DIR)) if (!old.startsWith(basename(dir))) rmSync(join(CACHE_DIR, old), { recursive: true, force: true });
   } catch {
     // a read-only node_modules (or a concurrent start that won the rename) only costs the cache
     rmSync(tmp, { recursive: true, force: true });
@@ -161,7 +161,49 @@ export async function buildDashboard(): Promise<DashboardBuild> {
   const dir = join(CACHE_DIR, sourceHash());
   const cached = readCache(dir);
   if (cached) return { ...cached, from: "cache", ms: Math.round(performance.now() - started) };
-  const built = await bundle();
-  writeCache(dir, built);
-  return { ...built, from: "esbuild", ms: Math.round(performance.now() - started) };
+  // Services started together on a fresh install (a test suite, several nodes on one machine)
+  // build once: the first takes the lock, the others wait for its cache (esbuild uses every core).
+  const lock = `${dir}.lock`;
+  const locked = takeLock(lock);
+  if (!locked) {
+    const waited = await waitForCache(dir, lock);
+    if (waited) return { ...waited, from: "cache", ms: Math.round(performance.now() - started) };
+  }
+  try {
+    const built = await bundle();
+    writeCache(dir, built);
+    return { ...built, from: "esbuild", ms: Math.round(performance.now() - started) };
+  } finally {
+    if (locked) rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+const STALE_LOCK_MS = 60_000;
+
+function takeLock(lock: string): boolean {
+  try {
+    mkdirSync(dirname(lock), { recursive: true });
+    mkdirSync(lock);
+    return true;
+  } catch {
+    // taken by another start, or node_modules is read-only: then nobody can lock, and each builds
+    return false;
+  }
+}
+
+// The cache, once the lock's holder wrote it; undefined when it gave up (or died: a lock older
+// than a build could take is stale), and this start builds for itself.
+async function waitForCache(dir: string, lock: string): Promise<Omit<DashboardBuild, "from" | "ms"> | undefined> {
+  for (;;) {
+    const cached = readCache(dir);
+    if (cached) return cached;
+    let age: number;
+    try {
+      age = Date.now() - statSync(lock).mtimeMs;
+    } catch {
+      return readCache(dir);
+    }
+    if (age > STALE_LOCK_MS) return undefined;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

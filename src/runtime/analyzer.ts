@@ -12,8 +12,9 @@ export interface AnalyzerOptions {
 }
 
 // On top of the in-isolate budget: runner start-up, isolate creation and compiling. The host
-// deadline only fires when the runner itself is stuck, so it can be generous.
-const HOST_GRACE_MS = 2000;
+// deadline only fires when the runner itself is stuck, so it is generous: on a loaded machine
+// (a test suite, a busy host) starting the runner alone has taken over 5 s.
+const HOST_GRACE_MS = 20_000;
 
 export function createAnalyzer(opts: AnalyzerOptions = {}): ComponentAnalyzer {
   const timeoutMs = opts.timeoutMs ?? 5000;

@@ -12,7 +12,7 @@ const MAX_DISPATCHED = 128;
 
 // On top of the invocation's own deadline (enforced inside the runner): IPC, isolate start,
 // compiling. The host deadline only fires when the runner itself is stuck.
-const HOST_GRACE_MS = 3000;
+const HOST_GRACE_MS = 10_000;
 
 function hash(s: string): number {
   let h = 2166136261;
