@@ -77,6 +77,11 @@ export interface InvokeRequest {
    * own (a context costs a quarter of an isolate): the owner's id. Absent: an isolate of its own.
    */
   owner?: string;
+  /**
+   * When the source will be invoked next, if known (a timer tick: its next due time, ms since the
+   * epoch): a runner that must let warm sources go keeps those needed soonest.
+   */
+  nextUseAt?: number;
 }
 
 export interface EmitMeta {

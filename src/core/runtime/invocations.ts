@@ -73,6 +73,7 @@ export class Invocations {
     const pending = this.#d.invoker.invoke({
       sourceId: t.source.id,
       owner: t.user.id,
+      ...(opts.timerNextDueMs !== undefined && Number.isFinite(opts.timerNextDueMs) ? { nextUseAt: opts.timerNextDueMs } : {}),
       codeHash: t.component.bundle?.hash ?? t.component.code_hash,
       code: t.component.bundle?.code ?? t.component.code,
       kind,

@@ -57,6 +57,9 @@ export class Instance {
   heapBytes = 0;
   /** invocations run, so the heap is measured every few of them */
   runs = 0;
+  /** when it last ran, and when it is expected to run next (a timer's next tick), ms */
+  lastUsedAt = Date.now();
+  nextUseAt: number | undefined;
   #refs: Record<"invoke" | "settle" | "fireTimer", ivm.Reference> | undefined;
   #current: Running | undefined;
   readonly #pooled: PooledIsolate;

@@ -83,12 +83,20 @@ function warmBytes(): number {
   return total;
 }
 
-// Least recently used first (the Map keeps insertion order and a used instance is re-inserted).
-function trimWarm(): void {
+// Past a bound, the instances needed latest go first: a timer source's next tick is known (the
+// host sends it); any other source is expected again after as long as it has been idle. Plain LRU
+// is the worst choice for timers: with more sources than room, cycling through them evicts exactly
+// the one due next, and every tick started cold. Keeping those due soonest is optimal (Belady)
+// and keeps a steady share warm. Trimmed to 95% of the bounds at once, so the sort is rare.
+function trimWarm(keep: string): void {
   let bytes = warmBytes();
-  for (const [sourceId, inst] of instances) {
-    if (instances.size <= MAX_WARM_INSTANCES && bytes <= warmBudgetBytes) return;
-    if (inst.busy) continue;
+  if (instances.size <= MAX_WARM_INSTANCES && bytes <= warmBudgetBytes) return;
+  const now = Date.now();
+  const expected = (i: Instance) => i.nextUseAt ?? now + (now - i.lastUsedAt);
+  // the instance about to run (or that just ran) stays: evicting it would end its own invocation
+  const idle = [...instances].filter(([id, inst]) => !inst.busy && id !== keep).sort((a, b) => expected(b[1]) - expected(a[1]));
+  for (const [sourceId, inst] of idle) {
+    if (instances.size <= MAX_WARM_INSTANCES * 0.95 && bytes <= warmBudgetBytes * 0.95) return;
     bytes -= inst.heapBytes;
     evict(sourceId);
   }
@@ -141,7 +149,9 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
   }
   instances.delete(req.sourceId);
   instances.set(req.sourceId, inst);
-  trimWarm();
+  inst.lastUsedAt = Date.now();
+  inst.nextUseAt = req.nextUseAt;
+  trimWarm(req.sourceId);
 
   // A cold start counts against the invocation's time, as the host's deadline does.
   const remainingMs = Math.max(1, req.limits.timeoutMs - (performance.now() - started));
@@ -153,7 +163,7 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
     const runs = ++inst.runs;
     if (runs <= MEASURE_EVERY || runs % MEASURE_EVERY === 0) {
       inst.measure();
-      trimWarm();
+      trimWarm(req.sourceId);
     }
   }
   return result(error);
