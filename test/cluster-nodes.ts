@@ -26,8 +26,8 @@ export interface Cluster {
   nodes: Node[];
   adminKey: string;
   db: pg.Client;
-  /** starts one more node on the same database */
-  add(id: string): Promise<Node>;
+  /** starts one more node on the same database (with settings of its own, if given) */
+  add(id: string, env?: Record<string, string>): Promise<Node>;
   /** kill -9 */
   kill(node: Node): Promise<void>;
   /** the node holding the emitter's partition now (undefined while nobody does) */
@@ -55,10 +55,10 @@ export async function startCluster(size: number, env: Record<string, string> = {
   const db = new pg.Client({ connectionString: postgres.env.DATABASE_URL });
   const nodes: Node[] = [];
   const all: Node[] = [];
-  const add = async (id: string): Promise<Node> => {
+  const add = async (id: string, own: Record<string, string> = {}): Promise<Node> => {
     const dir = mkdtempSync(join(tmpdir(), "tributary-node-"));
     dirs.push(dir);
-    const proc = await startService({ ...common, TRIBUTARY_NODE_ID: id, TRIBUTARY_DATA_DIR: dir }, 60_000);
+    const proc = await startService({ ...common, TRIBUTARY_NODE_ID: id, TRIBUTARY_DATA_DIR: dir, ...own }, 60_000);
     const node = { id, url: proc.url, proc };
     nodes.push(node);
     all.push(node);

@@ -221,6 +221,33 @@ describe("several nodes (PostgreSQL + Redis)", { skip: clusterSkip() }, () => {
   });
 });
 
+describe("several nodes: a restart under the same node id", { skip: clusterSkip() }, () => {
+  let c: Cluster;
+  before(async () => {
+    c = await startCluster(1);
+  });
+  after(async () => {
+    await c?.close();
+  });
+
+  test("takes the node's partitions back at once, without waiting for its old leases to expire", async () => {
+    // a second node whose leases last a minute: killed, nobody else may take them for that long
+    const slow = await c.add("steady", { TRIBUTARY_LEASE_TTL_MS: "60000" });
+    const held = async () => Number((await c.db.query("select count(*)::int as n from partition_leases where owner = 'steady'")).rows[0].n);
+    await waitFor(async () => (await held()) >= 20, 30_000, "the second node holding its share");
+    const before = (await c.db.query("select id, epoch from partition_leases where owner = 'steady' order by id")).rows;
+    await c.kill(slow);
+    const back = await c.add("steady", { TRIBUTARY_LEASE_TTL_MS: "60000" });
+    const after = await waitFor(async () => {
+      const r = (await c.db.query("select id, epoch from partition_leases where owner = 'steady' order by id")).rows;
+      // every lease taken again, each under a new epoch (fencing the old process, were it alive)
+      return r.length >= before.length && before.every((b) => r.some((x) => x.id === b.id && Number(x.epoch) > Number(b.epoch))) ? r : undefined;
+    }, 15_000, "the restarted node holding its partitions again");
+    assert.ok(after.length >= before.length);
+    assert.ok(back);
+  });
+});
+
 describe("several nodes: quotas", { skip: clusterSkip() }, () => {
   let c: Cluster;
   before(async () => {

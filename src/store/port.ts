@@ -374,8 +374,12 @@ export interface LeaseStore {
   heartbeat(node: string, address: string | null, ttlMs: number): Promise<string[]>;
   /** extends the leases this node still holds among `partitions`; returns those (the rest were lost) */
   renew(node: string, partitions: number[], ttlMs: number): Promise<HeldLease[]>;
-  /** takes up to `max` partitions nobody holds or whose lease expired, each with a new epoch */
-  claim(node: string, max: number, ttlMs: number): Promise<HeldLease[]>;
+  /**
+   * Takes up to `max` partitions nobody holds or whose lease expired, each with a new epoch; with
+   * `ownToo`, also those still leased to this node id (a node restarted under a fixed
+   * TRIBUTARY_NODE_ID takes its work back at once instead of waiting for its old leases to expire).
+   */
+  claim(node: string, max: number, ttlMs: number, ownToo?: boolean): Promise<HeldLease[]>;
   /** gives partitions up at once (a node handing work over, or stopping) */
   release(node: string, partitions: number[]): Promise<void>;
   /** this node's heartbeat goes (it is stopping) */

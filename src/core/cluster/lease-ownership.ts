@@ -29,6 +29,7 @@ export class LeaseOwnership implements Ownership {
   #round: Promise<void> = Promise.resolve();
   #onChange: OwnershipChange = async () => {};
   #closed = false;
+  #firstRound = true;
   #address: string | null;
 
   constructor(o: LeaseOwnershipOptions) {
@@ -106,7 +107,9 @@ export class LeaseOwnership implements Ownership {
     if (lost.size > 0) await this.#lose(lost);
     if (shed.length > 0) await leases.release(node, shed);
     const room = share - (keep.length - shed.length);
-    const claimed = this.#closed ? [] : await leases.claim(node, room, ttlMs);
+    // the first round also takes back what this node id still holds from before a restart
+    const claimed = this.#closed ? [] : await leases.claim(node, room, ttlMs, this.#firstRound);
+    this.#firstRound = false;
     if (claimed.length > 0) {
       for (const l of claimed) this.#held.set(l.partition, l.epoch);
       await this.#onChange(new Set(claimed.map((l) => l.partition)), new Set());

@@ -39,8 +39,9 @@ export function leaseQueries(db: Kysely<Database>, kind: "sqlite" | "postgres"):
         .execute();
       return held(rows);
     },
-    async claim(node, max, ttlMs) {
+    async claim(node, max, ttlMs, ownToo = false) {
       if (max <= 0) return [];
+      const own = ownToo ? sql`or owner = ${node}` : sql``;
       // SKIP LOCKED: nodes claiming at the same moment take different partitions instead of
       // queueing on the same rows
       const lock = kind === "postgres" ? sql`for update skip locked` : sql``;
@@ -48,9 +49,9 @@ export function leaseQueries(db: Kysely<Database>, kind: "sqlite" | "postgres"):
         update partition_leases
            set owner = ${node}, epoch = epoch + 1, expires_at_ms = ${now} + ${ttlMs}
          where id in (select id from partition_leases
-                       where owner is null or expires_at_ms < ${now}
+                       where owner is null or expires_at_ms < ${now} ${own}
                        order by id limit ${max} ${lock})
-           and (owner is null or expires_at_ms < ${now})
+           and (owner is null or expires_at_ms < ${now} ${own})
         returning id, epoch`.execute(db);
       return held(result.rows);
     },
