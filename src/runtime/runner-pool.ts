@@ -7,8 +7,13 @@ import type { InvokeReply, InvokeRequest, InvokeResult } from "./protocol.ts";
 import type { Invoker, InvokeCall } from "./types.ts";
 import { DispatchGate } from "./dispatch-gate.ts";
 
-/** invocations out at one runner at once, by default (the rest wait on the host, undated) */
-const MAX_DISPATCHED = 128;
+/**
+ * invocations out at one runner at once, by default (the rest wait on the host, undated): as many
+ * as one source may have in flight (the inbox pump's 256), so a single hot source isn't held back
+ * here. Measured with 2,000 timer sources at 1 s: p99 lateness 12-23 ms at 128-256, 1 s at 512
+ * (more runs interleaved in a runner, each takes longer).
+ */
+const MAX_DISPATCHED = 256;
 
 // On top of the invocation's own deadline (enforced inside the runner): IPC, isolate start,
 // compiling. The host deadline only fires when the runner itself is stuck.
@@ -43,7 +48,7 @@ export interface RunnerPoolOptions {
   maxRssBytes?: number;
   /** the runner's entry file; tests substitute a fake runner */
   entry?: string;
-  /** invocations out at one runner at once (default 128) */
+  /** invocations out at one runner at once (default 256) */
   maxDispatched?: number;
 }
 
