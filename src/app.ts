@@ -169,6 +169,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 function busPrefix(config: Config): string {
   let db = "";
   try {
+    // the name only: nodes may reach one server under different host names
     db = new URL(config.databaseUrl ?? "").pathname.replace(/^\//, "");
   } catch {
     // an unparseable URL was refused by the store already

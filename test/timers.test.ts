@@ -51,7 +51,7 @@ describe("timers", () => {
     const t = await startApp();
     try {
       const src = await createSource(t, TICKER);
-      await waitEvents(t, src.id, 1, "", 5000);
+      await waitEvents(t, src.id, 1, "", 20_000);
       await t.request("PUT", `/v1/sources/${src.id}`, { body: { active: false } });
       await new Promise((r) => setTimeout(r, 300));
       const count = (await eventsOf(t, src.id)).length;

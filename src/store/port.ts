@@ -380,8 +380,11 @@ export interface LeaseStore {
    * TRIBUTARY_NODE_ID takes its work back at once instead of waiting for its old leases to expire).
    */
   claim(node: string, max: number, ttlMs: number, ownToo?: boolean): Promise<HeldLease[]>;
-  /** gives partitions up at once (a node handing work over, or stopping) */
-  release(node: string, partitions: number[]): Promise<void>;
+  /**
+   * Gives leases up at once (a node handing work over, or stopping): each only while it is still
+   * held under that epoch (a restarted process under the same node id may have taken it again).
+   */
+  release(node: string, leases: HeldLease[]): Promise<void>;
   /** this node's heartbeat goes (it is stopping) */
   leave(node: string): Promise<void>;
   /** where the holder of a partition's live lease can be reached (undefined: nobody holds it now) */

@@ -30,6 +30,8 @@ export class LeaseOwnership implements Ownership {
   #onChange: OwnershipChange = async () => {};
   #closed = false;
   #firstRound = true;
+  #changing = false;
+  #watchdog: NodeJS.Timeout | undefined;
   #address: string | null;
 
   constructor(o: LeaseOwnershipOptions) {
@@ -40,6 +42,10 @@ export class LeaseOwnership implements Ownership {
 
   owns(id: string): boolean {
     return this.#held.has(partitionOf(id));
+  }
+
+  holds(partition: number): boolean {
+    return this.#held.has(partition);
   }
 
   fence(id: string): CommitBatch["fence"] {
@@ -66,13 +72,24 @@ export class LeaseOwnership implements Ownership {
     // the first round runs before start() returns, so a lone node takes its partitions at once
     await this.#runRound();
     this.#schedule();
+    // A round that hangs (a stuck connection) never gets to notice the leases running out: past
+    // three quarters of their life without a renewal, this node stops their work on its own, well
+    // before another node may take them.
+    this.#watchdog = setInterval(() => {
+      if (this.#held.size > 0 && !this.#changing && Date.now() - this.#renewedAt >= (this.#o.ttlMs * 3) / 4) {
+        this.#o.log(new Error("partition leases not renewed in time"), "stopping the work of this node's partitions until they are renewed");
+        void this.#lose(new Set(this.#held.keys())).catch((e: unknown) => this.#o.log(e, "stopping lost partitions failed"));
+      }
+    }, Math.max(50, Math.floor(this.#o.ttlMs / 8)));
+    this.#watchdog.unref();
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
     await this.#round.catch(() => {});
-    const held = this.held;
+    clearInterval(this.#watchdog);
+    const held = [...this.#held].map(([partition, epoch]) => ({ partition, epoch }));
     this.#held.clear();
     // handed back at once: the other nodes needn't wait for the leases to expire
     await this.#o.leases.release(this.node, held).catch((e: unknown) => this.#o.log(e, "releasing partition leases failed"));
@@ -105,20 +122,29 @@ export class LeaseOwnership implements Ownership {
     const shed = keep.slice(share);
     for (const p of shed) lost.add(p);
     if (lost.size > 0) await this.#lose(lost);
-    if (shed.length > 0) await leases.release(node, shed);
+    if (shed.length > 0) await leases.release(node, shed.map((p) => ({ partition: p, epoch: renewed.get(p)! })));
     const room = share - (keep.length - shed.length);
     // the first round also takes back what this node id still holds from before a restart
     const claimed = this.#closed ? [] : await leases.claim(node, room, ttlMs, this.#firstRound);
     this.#firstRound = false;
     if (claimed.length > 0) {
       for (const l of claimed) this.#held.set(l.partition, l.epoch);
-      await this.#onChange(new Set(claimed.map((l) => l.partition)), new Set());
+      await this.#change(new Set(claimed.map((l) => l.partition)), new Set());
     }
   }
 
   async #lose(lost: Set<number>): Promise<void> {
     for (const p of lost) this.#held.delete(p);
-    await this.#onChange(new Set(), lost);
+    await this.#change(new Set(), lost);
+  }
+
+  async #change(gained: Set<number>, lost: Set<number>): Promise<void> {
+    this.#changing = true;
+    try {
+      await this.#onChange(gained, lost);
+    } finally {
+      this.#changing = false;
+    }
   }
 
   // The store can't be reached: the leases can't be renewed. Past their expiry another node may

@@ -13,6 +13,8 @@ export interface Ownership {
   /** whether several nodes share the work (owners sweep the store for work others announced) */
   readonly shared: boolean;
   owns(id: string): boolean;
+  /** whether this node holds the partition now */
+  holds(partition: number): boolean;
   /** what a commit of the emitter's durable work must check (undefined: nothing to check) */
   fence(id: string): CommitBatch["fence"];
   /** where the node running the emitter can be reached (undefined: this node, or nobody now) */
@@ -34,6 +36,10 @@ export class SoleOwnership implements Ownership {
   }
 
   owns(): boolean {
+    return true;
+  }
+
+  holds(): boolean {
     return true;
   }
 

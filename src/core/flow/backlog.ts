@@ -38,7 +38,7 @@ export class Backlog {
 
   /** the run counted by take() was not accepted after all (its write failed) */
   giveBack(): void {
-    if (this.#max > 0) this.#acceptedSince--;
+    if (this.#max > 0) this.#acceptedSince = Math.max(0, this.#acceptedSince - 1);
   }
 
   #refresh(): void {

@@ -127,6 +127,8 @@ export class Deliveries {
   drop(listenerId: string): void {
     const lane = this.#lanes.get(listenerId);
     if (!lane) return;
+    // what it held runs nowhere here now (deleted, or another node's)
+    lane.queue = [];
     if (lane.timer) clearTimeout(lane.timer);
     this.#d.capacity.forget(lane.wake);
     this.#lanes.delete(listenerId);
@@ -138,6 +140,11 @@ export class Deliveries {
       if (lane.timer) clearTimeout(lane.timer);
       this.#d.capacity.forget(lane.wake);
     }
+  }
+
+  /** the lane is still the listener's, on a node that still owns it (a dropped lane stops) */
+  #current(id: string, lane: Lane): boolean {
+    return this.#lanes.get(id) === lane && this.#owns(id);
   }
 
   #owns(listenerId: string): boolean {
@@ -212,7 +219,7 @@ export class Deliveries {
   }
 
   async #invoke(id: string, lane: Lane): Promise<void> {
-    while (lane.queue.length > 0 && lane.inFlight.size < MAX_IN_FLIGHT && !this.#closed) {
+    while (lane.queue.length > 0 && lane.inFlight.size < MAX_IN_FLIGHT && !this.#closed && this.#current(id, lane)) {
       const t = await this.#d.targets.get(id);
       if (!t) {
         // deleted: its rows went with it
@@ -294,7 +301,7 @@ export class Deliveries {
   }
 
   async #webhook(id: string, lane: Lane): Promise<void> {
-    while (lane.queue.length > 0 && !this.#closed) {
+    while (lane.queue.length > 0 && !this.#closed && this.#current(id, lane)) {
       const d = lane.queue[0];
       const wait = d.next_at_ms - Date.now();
       if (wait > 0) {
@@ -307,7 +314,7 @@ export class Deliveries {
         return;
       }
       const outcome = await this.#d.webhooks.send(hook, d);
-      if (!this.#lanes.has(id)) return;
+      if (!this.#current(id, lane)) return;
       d.attempts++;
       const history = {
         ...pendingWebhookDelivery(d),

@@ -37,6 +37,8 @@ export class Timers {
   readonly #inv: Invocations;
   readonly #quotas: Quotas;
   readonly #handles = new Map<string, NodeJS.Timeout>();
+  /** schedule() calls under way per source: an older one that finishes last doesn't arm */
+  readonly #calls = new Map<string, number>();
   /**
    * Sources with a tick running, and the tick that came due meanwhile (if any). A source's ticks
    * never pile up in memory: while one runs, later ones coalesce into a single late tick.
@@ -68,14 +70,25 @@ export class Timers {
    * change; only the source's owner arms it (another node's owner reads the stored due time).
    */
   async schedule(t: Target, fresh = false): Promise<void> {
-    this.cancel(t.source.id);
+    const id = t.source.id;
+    this.cancel(id);
+    // two schedules of one source can overlap (a change and a partition gained): only the
+    // latest arms, so a source never has two timer chains
     const timer = timerOf(t);
     if (!timer || !t.source.active || this.#closed) return;
-    const stored = fresh ? undefined : await this.#store.events.timer(t.source.id);
-    const due = stored ?? nextAfter(timer, Date.now());
-    // stored at once, so a restart before the first tick still knows when it was due
-    if (stored === undefined) await this.#store.events.setTimer(t.source.id, due);
-    if (this.#owns(t.source.id)) this.#arm(t, timer, due);
+    const call = (this.#calls.get(id) ?? 0) + 1;
+    this.#calls.set(id, call);
+    try {
+      const stored = fresh ? undefined : await this.#store.events.timer(id);
+      const due = stored ?? nextAfter(timer, Date.now());
+      // stored at once, so a restart before the first tick still knows when it was due
+      if (stored === undefined) await this.#store.events.setTimer(id, due);
+      // a later schedule() or a cancel() came meanwhile: theirs is the word
+      if (this.#calls.get(id) !== call) return;
+      if (this.#owns(id)) this.#arm(t, timer, due);
+    } finally {
+      if (this.#calls.get(id) === call) this.#calls.delete(id);
+    }
   }
 
   /** Stops the timers of the sources `which` picks (their partition went to another node). */
@@ -84,6 +97,9 @@ export class Timers {
   }
 
   cancel(sourceId: string): void {
+    // a schedule() still reading the store must not arm after this
+    const pending = this.#calls.get(sourceId);
+    if (pending !== undefined) this.#calls.set(sourceId, pending + 1);
     const h = this.#handles.get(sourceId);
     if (h) clearTimeout(h);
     this.#handles.delete(sourceId);
@@ -100,6 +116,9 @@ export class Timers {
   }
 
   #arm(t: Target, timer: TimerConfig, due: number): void {
+    const previous = this.#handles.get(t.source.id);
+    if (previous) clearTimeout(previous);
+    this.#handles.delete(t.source.id);
     if (!Number.isFinite(due) || this.#closed) return;
     const wait = Math.max(0, due - Date.now());
     const handle = setTimeout(
@@ -110,6 +129,11 @@ export class Timers {
   }
 
   #fire(t: Target, timer: TimerConfig, due: number): void {
+    // the partition went to another node between arming and firing: its owner runs the tick
+    if (!this.#owns(t.source.id)) {
+      this.cancel(t.source.id);
+      return;
+    }
     const now = Date.now();
     // A late tick (the service was down or busy) counts once; the next one is due on schedule.
     let next = nextAfter(timer, due);

@@ -32,6 +32,7 @@ import type { ControlMessage } from "../../bus/port.ts";
 // announcement was lost (the bus is a hint; the inbox and delivery tables are the truth).
 const SWEEP_MS = 5000;
 const USAGE_SYNC_MS = 1000;
+const TAKE_UP_RETRY_MS = 2000;
 
 // Everything that makes sources and workflows run, wired once: invocations and their commits,
 // hooks, timers, the HTTP ingress, quotas, and the deliveries of events to listeners. Sources
@@ -59,6 +60,7 @@ export class SourceRuntime {
   readonly #userChanged: Array<(userId: string) => void> = [];
   #sweep: NodeJS.Timeout | undefined;
   #usageSync: NodeJS.Timeout | undefined;
+  #stopped = false;
   readonly #commits: CommitQueue;
   /** where failures nobody awaits are reported (the service's logger, once it exists) */
   log: (err: unknown, what: string) => void = () => {};
@@ -196,15 +198,31 @@ export class SourceRuntime {
     const inGained = (id: string) => gained.has(partitionOf(id));
     this.invocations.reloadWhere(inGained);
     this.targets.invalidateWhere(inGained);
-    await this.pump.resume();
-    const store = this.#deps.store;
-    const emitters = [...(await store.sources.listActive()), ...(await store.workflows.listActive())];
-    for (const { id } of emitters) {
-      if (!inGained(id)) continue;
-      const t = await this.targets.get(id);
-      if (t && timerOf(t)) await this.timers.schedule(t);
+    await this.#takeUp(gained);
+  }
+
+  // Starts the work of partitions just gained. The store may fail part way (a brief outage): the
+  // inbox and deliveries are swept again anyway, but the timers would stay off, so the whole
+  // take-up is retried until it succeeds (for the partitions still held).
+  async #takeUp(gained: ReadonlySet<number>): Promise<void> {
+    const held = new Set([...gained].filter((p) => this.ownership.holds(p)));
+    if (held.size === 0 || this.#stopped) return;
+    const inHeld = (id: string) => held.has(partitionOf(id));
+    try {
+      await this.pump.resume();
+      const store = this.#deps.store;
+      const emitters = [...(await store.sources.listActive()), ...(await store.workflows.listActive())];
+      for (const { id } of emitters) {
+        if (!inHeld(id)) continue;
+        const t = await this.targets.get(id);
+        if (t && timerOf(t)) await this.timers.schedule(t);
+      }
+      await this.deliveries.resume();
+    } catch (e) {
+      this.log(e, "starting the work of partitions this node took failed; trying again shortly");
+      const retry = setTimeout(() => void this.#takeUp(held), TAKE_UP_RETRY_MS);
+      retry.unref();
     }
-    await this.deliveries.resume();
   }
 
   #onBroadcast(m: ControlMessage): void {
@@ -258,6 +276,7 @@ export class SourceRuntime {
   }
 
   async close(): Promise<void> {
+    this.#stopped = true;
     clearInterval(this.#sweep);
     clearInterval(this.#usageSync);
     this.#announce.close();

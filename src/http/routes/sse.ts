@@ -5,6 +5,9 @@ import { parseEventId } from "../../core/event-render.ts";
 import { authHook } from "../auth.ts";
 import type { EventKey } from "../../store/port.ts";
 
+// how long a new stream waits for the bus to confirm its subscription before it opens anyway
+const READY_WAIT_MS = 5000;
+
 // GET /sources/{id}/sse (decisions §7), and GET /workflows/{id}/sse the same way for a workflow. Subscribes to the bus before replaying from the store,
 // so nothing committed in between is missed; every message is sent only if its id is newer
 // than the last one sent, so nothing is sent twice or out of order either.
@@ -100,12 +103,6 @@ async function stream(
   };
   let heartbeat: NodeJS.Timeout | undefined = undefined;
   const unsubscribe = core.runtime.bus.subscribe(emitterChannel(id), onMessage, () => end());
-  // the handshake says the stream is live: with several nodes, once Redis has the subscription
-  await core.runtime.bus.ready(emitterChannel(id));
-  if (ended) return;
-  res.writeHead(200, { ...headers, connection: "keep-alive" });
-  res.write(":sse-handshake\n\n");
-  heartbeat = setInterval(() => res.write(":sse-handshake\n\n"), heartbeatMs);
   function end() {
     if (ended) return;
     ended = true;
@@ -114,8 +111,16 @@ async function stream(
     open.delete(end);
     res.end();
   }
+  // registered before waiting on the bus: a client gone meanwhile (or a shutdown) ends it too
   open.add(end);
   res.on("close", end);
+  // the handshake says the stream is live: with several nodes, once Redis has the subscription
+  // (bounded: with Redis away the stream opens anyway, and catches up on reconnect as ever)
+  await Promise.race([core.runtime.bus.ready(emitterChannel(id)), new Promise((r) => setTimeout(r, READY_WAIT_MS).unref())]);
+  if (ended || res.destroyed) return end();
+  res.writeHead(200, { ...headers, connection: "keep-alive" });
+  res.write(":sse-handshake\n\n");
+  heartbeat = setInterval(() => res.write(":sse-handshake\n\n"), heartbeatMs);
 
   try {
     if (last) {

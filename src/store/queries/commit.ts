@@ -201,6 +201,8 @@ async function checkFence(trx: Kysely<Database>, fence: NonNullable<CommitBatch[
     .select(["id", "epoch"])
     .where("owner", "=", fence.node)
     .where("id", "in", [...wanted.keys()])
+    // in id order, as every statement that locks several lease rows does: no deadlocks
+    .orderBy("id")
     .forShare()
     .execute();
   const now = new Map(rows.map((r) => [Number(r.id), Number(r.epoch)]));

@@ -30,14 +30,13 @@ export function leaseQueries(db: Kysely<Database>, kind: "sqlite" | "postgres"):
     },
     async renew(node, partitions, ttlMs) {
       if (partitions.length === 0) return [];
-      const rows = await db
-        .updateTable("partition_leases")
-        .set({ expires_at_ms: sql<number>`${now} + ${ttlMs}` })
-        .where("owner", "=", node)
-        .where("id", "in", partitions)
-        .returning(["id", "epoch"])
-        .execute();
-      return held(rows);
+      // the rows are locked in id order first, as the commits' fence check does: no deadlocks
+      const lock = kind === "postgres" ? sql`order by id for update` : sql``;
+      const result = await sql<{ id: number; epoch: number }>`
+        update partition_leases set expires_at_ms = ${now} + ${ttlMs}
+         where id in (select id from partition_leases where owner = ${node} and id in (${sql.join(partitions)}) ${lock})
+        returning id, epoch`.execute(db);
+      return held(result.rows);
     },
     async claim(node, max, ttlMs, ownToo = false) {
       if (max <= 0) return [];
@@ -55,13 +54,13 @@ export function leaseQueries(db: Kysely<Database>, kind: "sqlite" | "postgres"):
         returning id, epoch`.execute(db);
       return held(result.rows);
     },
-    async release(node, partitions) {
-      if (partitions.length === 0) return;
+    async release(node, leases) {
+      if (leases.length === 0) return;
       await db
         .updateTable("partition_leases")
         .set({ owner: null, expires_at_ms: 0 })
         .where("owner", "=", node)
-        .where("id", "in", partitions)
+        .where((eb) => eb.or(leases.map((l) => eb.and([eb("id", "=", l.partition), eb("epoch", "=", l.epoch)]))))
         .execute();
     },
     async ownerAddress(partition) {
