@@ -381,31 +381,34 @@ describe("invoke: web body globals", () => {
 });
 
 describe("invoke: sources of one owner and code share an isolate", () => {
-  const code = `export default { props: { db: "$.service.db" }, run(event) {
+  const bombable = `export default { props: { db: "$.service.db" }, run(event) {
     if (event === "loop") for (;;) {}
+    if (event === "bomb") { const keep = []; for (;;) keep.push(new Array(1e6).fill(1)); }
     globalThis.seen = (globalThis.seen ?? 0) + 1;
     this.db.set("n", (this.db.get("n") ?? 0) + 1);
     this.$emit({ seen: globalThis.seen, n: this.db.get("n") });
   } }`;
 
-  it("each source keeps its own globals and db; one that hangs costs the others only a cold start", async () => {
+  it("each source keeps its own globals and db; a hang costs only its own context, a memory bomb its siblings' warmth", async () => {
     const codeHash = `shared-${process.pid}`;
     const owner = `owner-${process.pid}`;
-    const a = (c: Parameters<typeof run>[1] = {}) => run(code, { sourceId: "shared-a", codeHash, owner, ...c });
-    const b = (c: Parameters<typeof run>[1] = {}) => run(code, { sourceId: "shared-b", codeHash, owner, ...c });
+    const a = (c: Parameters<typeof run>[1] = {}) => run(bombable, { sourceId: "shared-a", codeHash, owner, ...c });
+    const b = (c: Parameters<typeof run>[1] = {}) => run(bombable, { sourceId: "shared-b", codeHash, owner, ...c });
+    // another owner's source of the same code never shares with them
+    const other = (c: Parameters<typeof run>[1] = {}) => run(bombable, { sourceId: "shared-c", codeHash, owner: "someone-else", ...c });
     assert.deepEqual(events(await a({ event: 1 })), [{ seen: 1, n: 1 }]);
     assert.deepEqual(events(await b({ event: 1 })), [{ seen: 1, n: 1 }]);
-    const a2 = await a({ event: 2, db: { n: 1 } });
-    assert.deepEqual(events(a2), [{ seen: 2, n: 2 }], "warm: a's global and db carried on, b's didn't leak in");
-    // an endless loop in a ends the isolate both live in
+    assert.deepEqual(events(await other({ event: 1 })), [{ seen: 1, n: 1 }]);
+    assert.deepEqual(events(await a({ event: 2, db: { n: 1 } })), [{ seen: 2, n: 2 }], "warm: a's global and db carried on, b's didn't leak in");
+    // an endless loop in a: a's context goes, b stays warm
     const hung = await a({ event: "loop", limits: { timeoutMs: 300 } });
     assert.equal(hung.error?.name, "TimeoutError");
-    const after = await b({ event: 3, db: { n: 1 }, dbEpoch: 2 });
-    assert.equal(after.error, undefined, after.error?.message);
-    assert.deepEqual(events(after), [{ seen: 1, n: 2 }], "b starts cold from the db the host gave it");
-    // another owner's source of the same code never shares with them
-    const other = await run(code, { sourceId: "shared-c", codeHash, owner: "someone-else", event: 1 });
-    assert.deepEqual(events(other), [{ seen: 1, n: 1 }]);
+    assert.deepEqual(events(await b({ event: 2, db: { n: 1 } })), [{ seen: 2, n: 2 }]);
+    // a memory bomb in a ends the isolate a and b share: b starts cold; the other owner's is untouched
+    const bombed = await a({ event: "bomb" });
+    assert.equal(bombed.error?.name, "OutOfMemoryError");
+    assert.deepEqual(events(await b({ event: 3, db: { n: 2 }, dbEpoch: 2 })), [{ seen: 1, n: 3 }], "b starts cold from the db the host gave it");
+    assert.deepEqual(events(await other({ event: 2, db: { n: 1 } })), [{ seen: 2, n: 2 }]);
   });
 
   it("sources whose code holds a lot of memory spread over isolates instead of running one out of memory", async () => {

@@ -64,6 +64,7 @@ export class Instance {
   #current: Running | undefined;
   readonly #pooled: PooledIsolate;
   #context: ivm.Context | undefined;
+  #host: ivm.Reference | undefined;
   #released = false;
 
   private constructor(codeHash: string, memoryMb: number, owner: string | undefined) {
@@ -81,6 +82,7 @@ export class Instance {
     const inst = new Instance(codeHash, memoryMb, owner);
     try {
       const host = hostReference((op, args) => inst.#op(op, args));
+      inst.#host = host;
       const prepared = await prepareContext(inst.isolate, host);
       inst.#context = prepared.context;
       const { runtime } = prepared;
@@ -120,7 +122,21 @@ export class Instance {
   dispose(): void {
     if (this.#released) return;
     this.#released = true;
-    if (!this.isolate.isDisposed) this.#context?.release();
+    // The context's references both ways go too: the host callback's closure holds this instance,
+    // which holds references into the context, a cycle across two heaps no collector can see. In a
+    // shared isolate the context's memory would never come back.
+    if (!this.isolate.isDisposed) {
+      for (const ref of [...Object.values(this.#refs ?? {}), this.#host]) {
+        try {
+          ref?.release();
+        } catch {
+          // released with its isolate already
+        }
+      }
+      this.#context?.release();
+    }
+    this.#refs = undefined;
+    this.#host = undefined;
     this.#pooled.release();
   }
 
@@ -154,11 +170,12 @@ export class Instance {
       this.#current = running;
       running.timer = setTimeout(() => {
         this.#end(running, this.#timeoutError(running));
-        // Whatever it is waiting for or running, the isolate's state is now unknown.
-        this.#kill();
+        // Its context goes, with whatever it waits for; code still running in it is stopped by
+        // the entry's own timeout. The isolate (shared with siblings) stays.
+        this.dispose();
       }, Math.ceil(remainingMs));
       const args = [kind, eventJson, JSON.stringify(props ?? {}), JSON.stringify(inv.limits)];
-      this.#enter(running, this.#refs!.invoke, args);
+      this.#enter(running, this.#refs?.invoke, args);
     });
   }
 
@@ -166,7 +183,12 @@ export class Instance {
     return invocationError("TimeoutError", `invocation timed out after ${running.inv.limits.timeoutMs} ms`, "");
   }
 
-  #enter(running: Running, ref: ivm.Reference, args: unknown[], then?: () => void): void {
+  #enter(running: Running, ref: ivm.Reference | undefined, args: unknown[], then?: () => void): void {
+    if (!ref) {
+      // the context was let go (a timeout): nothing more runs in it
+      this.#end(running, this.#timeoutError(running));
+      return;
+    }
     if (running.entries >= MAX_PENDING_ENTRIES) {
       const message = `more than ${MAX_PENDING_ENTRIES} callbacks waiting to run (a timer or fetch flood)`;
       this.#end(running, invocationError("RangeError", message, ""));
@@ -201,7 +223,8 @@ export class Instance {
       return invocationError("OutOfMemoryError", `out of memory (limit ${this.memoryMb} MB)`, "");
     }
     if (/execution timed out/i.test(message)) {
-      this.#kill();
+      // V8 stopped the script; the isolate is sound, this source's context is not
+      this.dispose();
       return this.#timeoutError(running);
     }
     if (this.isolate.isDisposed) {
@@ -290,7 +313,7 @@ export class Instance {
       else if (running.firing.has(id)) return;
       if (running.ended) return;
       if (repeat === true) running.firing.add(id);
-      this.#enter(running, this.#refs!.fireTimer, [id], () => running.firing.delete(id));
+      this.#enter(running, this.#refs?.fireTimer, [id], () => running.firing.delete(id));
     };
     timers.set(id, repeat === true ? setInterval(fire, Math.max(1, delay)) : setTimeout(fire, delay));
   }
@@ -312,7 +335,7 @@ export class Instance {
       )
       .then(([ok, value]) => {
         running.fetches--;
-        if (!running.ended) this.#enter(running, this.#refs!.settle, [id, ok, value]);
+        if (!running.ended) this.#enter(running, this.#refs?.settle, [id, ok, value]);
       });
   }
 }
