@@ -7,6 +7,7 @@ import { createAnalyzer } from "./runtime/analyzer.ts";
 import { Bundler } from "./runtime/packages/bundler.ts";
 import { join } from "node:path";
 import { RunnerPool } from "./runtime/runner-pool.ts";
+import { runtimeBundle } from "./runtime/runtime-bundle.ts";
 import { MemoryBus } from "./bus/memory.ts";
 import { RedisBus } from "./bus/redis.ts";
 import type { Bus } from "./bus/port.ts";
@@ -47,7 +48,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const analyzer = createAnalyzer();
   const invoker = new RunnerPool({
     size: config.runners,
-    settings: { warmMemoryMb: config.runnerWarmMemoryMb },
+    settings: { warmMemoryMb: config.runnerWarmMemoryMb, runtimeBundle: runtimeBundle() },
     maxRssBytes: config.runnerMaxRssMb * 1024 * 1024,
   });
   // the logger exists once the HTTP server does; until then, errors go to stderr

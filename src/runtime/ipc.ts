@@ -6,6 +6,8 @@ import type { RunnerReply } from "./protocol.ts";
 export interface RunnerSettings {
   /** heap budget of the runner's warm isolates together, MiB */
   warmMemoryMb: number;
+  /** the in-isolate runtime as one module (runtime-bundle.ts); absent: its modules one by one */
+  runtimeBundle?: string;
 }
 
 /** One message from a runner: the replies finished in one tick, and the runner's RSS then. */

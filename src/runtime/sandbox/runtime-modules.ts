@@ -17,8 +17,23 @@ function source(file: string): string {
   return code;
 }
 
+let bundle: string | undefined;
+
+/** The runtime bundled into one module by the host (runtime-bundle.ts): loaded instead of the files. */
+export function useRuntimeBundle(code: string): void {
+  bundle = code;
+}
+
 /** Evaluates isolate/index.js and returns its namespace. */
 export async function loadRuntime(isolate: ivm.Isolate, context: ivm.Context): Promise<ivm.Reference> {
+  if (bundle !== undefined) {
+    const mod = await compileCached(isolate, "runtime:bundle", bundle, "tributary:runtime.js");
+    await mod.instantiate(context, (specifier) => {
+      throw new Error(`the runtime bundle imports ${specifier}`);
+    });
+    await mod.evaluate();
+    return mod.namespace;
+  }
   const modules = new Map<string, ivm.Module>();
   const load = async (file: string): Promise<ivm.Module> => {
     let mod = modules.get(file);
