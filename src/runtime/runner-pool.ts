@@ -6,6 +6,7 @@ import type { RunnerSettings } from "./ipc.ts";
 import type { InvokeReply, InvokeRequest, InvokeResult } from "./protocol.ts";
 import type { Invoker, InvokeCall } from "./types.ts";
 import { DispatchGate } from "./dispatch-gate.ts";
+import { fnv1a } from "../lib/hash.ts";
 
 /**
  * invocations out at one runner at once, by default (the rest wait on the host, undated): as many
@@ -19,11 +20,6 @@ const MAX_DISPATCHED = 256;
 // compiling. The host deadline only fires when the runner itself is stuck.
 const HOST_GRACE_MS = 10_000;
 
-function hash(s: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
 
 const failed = (name: string, message: string, wallMs: number): InvokeResult => ({
   emits: [],
@@ -70,7 +66,7 @@ export class RunnerPool implements Invoker {
   }
 
   async invoke(call: InvokeCall): Promise<InvokeResult> {
-    const runner = this.#runners[hash(call.sourceId) % this.#runners.length];
+    const runner = this.#runners[fnv1a(call.sourceId) % this.#runners.length];
     const started = Date.now();
     const send = (withCode: boolean) => {
       const { code, durable, fresh, ...rest } = call;

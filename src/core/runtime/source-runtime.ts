@@ -25,14 +25,7 @@ import { noMetrics } from "./metrics.ts";
 import { SoleOwnership, type Ownership } from "../cluster/ownership.ts";
 import { Announcements } from "../cluster/announcements.ts";
 import { Backlog } from "../flow/backlog.ts";
-import { partitionOf } from "../cluster/partition.ts";
-import type { ControlMessage } from "../../bus/port.ts";
-
-// Several nodes: owners read the store for work announced by others this often, in case an
-// announcement was lost (the bus is a hint; the inbox and delivery tables are the truth).
-const SWEEP_MS = 5000;
-const USAGE_SYNC_MS = 1000;
-const TAKE_UP_RETRY_MS = 2000;
+import { NodeWork } from "../cluster/node-work.ts";
 
 // Everything that makes sources and workflows run, wired once: invocations and their commits,
 // hooks, timers, the HTTP ingress, quotas, and the deliveries of events to listeners. Sources
@@ -56,11 +49,7 @@ export class SourceRuntime {
   readonly ownership: Ownership;
   readonly #deps: CoreDeps;
   readonly #announce: Announcements;
-  /** told when another node changed something of a user (caches of the layers above) */
-  readonly #userChanged: Array<(userId: string) => void> = [];
-  #sweep: NodeJS.Timeout | undefined;
-  #usageSync: NodeJS.Timeout | undefined;
-  #stopped = false;
+  readonly #node: NodeWork;
   readonly #commits: CommitQueue;
   /** where failures nobody awaits are reported (the service's logger, once it exists) */
   log: (err: unknown, what: string) => void = () => {};
@@ -126,6 +115,20 @@ export class SourceRuntime {
       announce: (id) => this.#announce.add("deliveries", id),
     });
     this.invocations.onDeliveries = (rows) => this.deliveries.add(rows);
+    this.#node = new NodeWork({
+      store: deps.store,
+      bus: deps.bus,
+      ownership: this.ownership,
+      pump: this.pump,
+      deliveries: this.deliveries,
+      timers: this.timers,
+      invocations: this.invocations,
+      targets: this.targets,
+      routes: this.routes,
+      usage: this.usage,
+      forget: (id, userId) => this.#forget(id, userId),
+      log,
+    });
   }
 
   target(source: SourceRow, user: UserRow, component: ComponentRow): Target {
@@ -134,21 +137,10 @@ export class SourceRuntime {
 
   /**
    * At start: runs what was accepted but not finished before the last stop, arms timers, and
-   * sends the deliveries still queued.
+   * sends the deliveries still queued (for what this node runs: everything, on one node).
    */
-  async start(): Promise<void> {
-    const store = this.#deps.store;
-    // Work that failed while the store could not write resumes as soon as it can again.
-    store.onRecovered(() => this.#resumeOwned());
-    this.bus.onBroadcast((m) => this.#onBroadcast(m));
-    // one node: takes everything now; several: what its leases bring, now and as they change
-    await this.ownership.start((gained, lost) => this.#ownershipChanged(gained, lost));
-    if (this.ownership.shared) {
-      this.#sweep = setInterval(() => this.#resumeOwned(), SWEEP_MS);
-      this.#sweep.unref();
-      this.#usageSync = setInterval(() => void this.#syncUsage(), USAGE_SYNC_MS);
-      this.#usageSync.unref();
-    }
+  start(): Promise<void> {
+    return this.#node.start();
   }
 
   /**
@@ -156,99 +148,12 @@ export class SourceRuntime {
    * changed on this node, which has already dropped what it cached: the other nodes do the same.
    */
   changed(userId: string, emitterId?: string): void {
-    this.bus.broadcast(emitterId ? { t: "changed", user: userId, emitter: emitterId } : { t: "changed", user: userId });
+    this.#node.changed(userId, emitterId);
   }
 
   /** `listener` hears of changes made on other nodes (a cache to drop) */
   onUserChanged(listener: (userId: string) => void): void {
-    this.#userChanged.push(listener);
-  }
-
-  // Several nodes: quotas count every node's usage. Each node writes its own to the store about
-  // once a second, and reads the totals back as often, so a quota used up through one node holds
-  // on the others within about two seconds.
-  async #syncUsage(): Promise<void> {
-    try {
-      for (const id of this.usage.users().slice(0, 1000)) {
-        const row = await this.#deps.store.users.byId(id);
-        if (row) this.usage.merge(row);
-      }
-    } catch (e) {
-      this.log(e, "reading usage back from the store failed");
-    }
-  }
-
-  #resumeOwned(): void {
-    this.pump.resume().catch((e) => this.log(e, "resuming accepted runs failed"));
-    this.deliveries.resume().catch((e) => this.log(e, "resuming deliveries failed"));
-  }
-
-  // Partitions lost stop here at once (their commits would be fenced anyway); partitions gained
-  // start as the whole service does at start: accepted runs, timers, queued deliveries, all read
-  // from the store, since the node that had them may have written up to its last moment.
-  async #ownershipChanged(gained: ReadonlySet<number>, lost: ReadonlySet<number>): Promise<void> {
-    if (lost.size > 0) {
-      const inLost = (id: string) => lost.has(partitionOf(id));
-      this.timers.cancelWhere(inLost);
-      this.pump.dropWhere(inLost);
-      this.deliveries.dropWhere(inLost);
-      this.invocations.reloadWhere(inLost);
-    }
-    if (gained.size === 0) return;
-    const inGained = (id: string) => gained.has(partitionOf(id));
-    this.invocations.reloadWhere(inGained);
-    this.targets.invalidateWhere(inGained);
-    await this.#takeUp(gained);
-  }
-
-  // Starts the work of partitions just gained. The store may fail part way (a brief outage): the
-  // inbox and deliveries are swept again anyway, but the timers would stay off, so the whole
-  // take-up is retried until it succeeds (for the partitions still held).
-  async #takeUp(gained: ReadonlySet<number>): Promise<void> {
-    const held = new Set([...gained].filter((p) => this.ownership.holds(p)));
-    if (held.size === 0 || this.#stopped) return;
-    const inHeld = (id: string) => held.has(partitionOf(id));
-    try {
-      await this.pump.resume();
-      const store = this.#deps.store;
-      const emitters = [...(await store.sources.listActive()), ...(await store.workflows.listActive())];
-      for (const { id } of emitters) {
-        if (!inHeld(id)) continue;
-        const t = await this.targets.get(id);
-        if (t && timerOf(t)) await this.timers.schedule(t);
-      }
-      await this.deliveries.resume();
-    } catch (e) {
-      this.log(e, "starting the work of partitions this node took failed; trying again shortly");
-      const retry = setTimeout(() => void this.#takeUp(held), TAKE_UP_RETRY_MS);
-      retry.unref();
-    }
-  }
-
-  #onBroadcast(m: ControlMessage): void {
-    if (m.t === "inbox") this.pump.wake(m.id);
-    else if (m.t === "deliveries") this.deliveries.wake(m.id);
-    else void this.#changedElsewhere(m.user, m.emitter).catch((e) => this.log(e, "applying a change from another node failed"));
-  }
-
-  // Another node changed an emitter of this user (or their subscriptions, keys, lists): drop
-  // what is cached, and if this node runs the emitter, take the change up as that node would.
-  async #changedElsewhere(userId: string, emitterId: string | undefined): Promise<void> {
-    this.routes.invalidate(userId);
-    for (const l of this.#userChanged) l(userId);
-    if (!emitterId) return;
-    this.targets.invalidate(emitterId);
-    this.invocations.refresh(emitterId);
-    const t = await this.targets.get(emitterId);
-    if (!t) {
-      // deleted: its rows are gone; its live streams here end
-      this.gone(emitterId, userId, false);
-      return;
-    }
-    this.timers.cancel(emitterId);
-    if (!t.source.active || !this.ownership.owns(emitterId)) return;
-    if (timerOf(t)) await this.timers.schedule(t);
-    this.pump.wake(emitterId);
+    this.#node.onUserChanged(listener);
   }
 
   /**
@@ -264,8 +169,13 @@ export class SourceRuntime {
   }
 
   /** A source or workflow was deleted: stop everything of it and end its live streams. */
-  gone(sourceId: string, userId: string, here = true): void {
-    if (here) this.changed(userId, sourceId);
+  gone(sourceId: string, userId: string): void {
+    this.changed(userId, sourceId);
+    this.#forget(sourceId, userId);
+  }
+
+  // what a deletion stops on this node (made here, or on another node that told this one)
+  #forget(sourceId: string, userId: string): void {
     this.routes.invalidate(userId);
     this.deliveries.drop(sourceId);
     this.pump.drop(sourceId);
@@ -276,9 +186,7 @@ export class SourceRuntime {
   }
 
   async close(): Promise<void> {
-    this.#stopped = true;
-    clearInterval(this.#sweep);
-    clearInterval(this.#usageSync);
+    this.#node.stop();
     this.#announce.close();
     this.invocations.stop();
     this.pump.close();

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Alert, Button, Group, Modal, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
-import { messageOf } from "../api-error.ts";
+import { useAction } from "../use-action.ts";
 import { navigate } from "../router.ts";
 
 interface Source {
@@ -14,19 +14,9 @@ interface Source {
 /** Run now, enable/disable and delete (after a confirmation); a failure shows under the buttons. */
 export function SourceActions({ source, onChanged }: { source: Source; onChanged: () => Promise<void> }) {
   const { api } = useSession();
-  const [busy, setBusy] = useState<string>();
-  const [error, setError] = useState<string>();
+  const { busy, error, act, dismiss } = useAction();
   const [confirming, setConfirming] = useState(false);
   const path = { params: { path: { id: source.id } } };
-
-  const act = async (what: string, call: () => Promise<{ error?: unknown; response: Response }>, done: () => void | Promise<void>) => {
-    setBusy(what);
-    setError(undefined);
-    const res = await call();
-    setBusy(undefined);
-    if (!res.response.ok) return setError(`${what} failed: ${messageOf(res.error)}`);
-    await done();
-  };
 
   const runNow = () =>
     act("Run now", () => api.POST("/v1/sources/{id}/run", path), () => {
@@ -54,7 +44,7 @@ export function SourceActions({ source, onChanged }: { source: Source; onChanged
         </Button>
       </Group>
       {error && (
-        <Alert color="red" variant="light" w="100%" role="alert" data-testid="error" withCloseButton onClose={() => setError(undefined)}>
+        <Alert color="red" variant="light" w="100%" role="alert" data-testid="error" withCloseButton onClose={dismiss}>
           {error}
         </Alert>
       )}

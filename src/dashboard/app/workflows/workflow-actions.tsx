@@ -1,8 +1,7 @@
-import { useState } from "react";
 import { Alert, Button, Group } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
-import { messageOf } from "../api-error.ts";
+import { useAction } from "../use-action.ts";
 import { href, navigate } from "../router.ts";
 import { ConfirmButton } from "../confirm-button.tsx";
 
@@ -15,18 +14,9 @@ interface Workflow {
 /** Run now, Edit, Enable/Disable, Delete (after a confirmation); a failure shows under them. */
 export function WorkflowActions({ workflow: w, onChanged }: { workflow: Workflow; onChanged: () => Promise<void> }) {
   const { api } = useSession();
-  const [busy, setBusy] = useState<string>();
-  const [error, setError] = useState<string>();
+  const { busy, error, act, dismiss } = useAction();
   const path = { params: { path: { id: w.id } } };
 
-  const act = async (what: string, call: () => Promise<{ error?: unknown; response: Response }>, done: () => void | Promise<void>) => {
-    setBusy(what);
-    setError(undefined);
-    const res = await call();
-    setBusy(undefined);
-    if (!res.response.ok) return setError(`${what} failed: ${messageOf(res.error)}`);
-    await done();
-  };
   const runNow = () => act("Run now", () => api.POST("/v1/workflows/{id}/run", path), () => void notifications.show({ message: `${w.name}: run requested` }));
   const toggle = () => act(w.active ? "Disable" : "Enable", () => api.PUT("/v1/workflows/{id}", { ...path, body: { active: !w.active } }), onChanged);
   const remove = () =>
@@ -50,7 +40,7 @@ export function WorkflowActions({ workflow: w, onChanged }: { workflow: Workflow
         <ConfirmButton size="sm" label="Delete" title={`Delete ${w.name}?`} text="The workflow, its events and its subscriptions are deleted. This can't be undone." onConfirm={remove} />
       </Group>
       {error && (
-        <Alert color="red" variant="light" w="100%" role="alert" data-testid="error" withCloseButton onClose={() => setError(undefined)}>
+        <Alert color="red" variant="light" w="100%" role="alert" data-testid="error" withCloseButton onClose={dismiss}>
           {error}
         </Alert>
       )}
