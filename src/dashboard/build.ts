@@ -1,7 +1,13 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
+
+// Compressing at the highest levels takes over a second of CPU for the whole bundle: done on
+// libuv's thread pool, so a service building its dashboard keeps answering meanwhile.
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
 // The dashboard's browser code is bundled by the service itself (esbuild, already a dependency
 // with a prebuilt binary), so a user never runs a build step: the first time it is needed the
@@ -71,15 +77,19 @@ function html(js: string, css: string): string {
 `;
 }
 
-function asset(name: string, raw: Buffer): Asset {
+async function asset(name: string, raw: Buffer): Promise<Asset> {
   const ext = name.slice(name.lastIndexOf("."));
+  const [gz, br] = await Promise.all([
+    gzipAsync(raw, { level: 9 }),
+    brotliAsync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+  ]);
   return {
     name,
     type: TYPES[ext] ?? "application/octet-stream",
     etag: `"${createHash("sha256").update(raw).digest("base64url").slice(0, 22)}"`,
     raw,
-    gzip: gzipSync(raw, { level: 9 }),
-    br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+    gzip: gz,
+    br,
   };
 }
 
@@ -148,7 +158,7 @@ async function bundle(): Promise<Omit<DashboardBuild, "from" | "ms">> {
   let css = "";
   for (const out of result.outputFiles) {
     const name = out.path.slice(out.path.lastIndexOf("/") + 1);
-    assets.set(name, asset(name, Buffer.from(out.contents)));
+    assets.set(name, await asset(name, Buffer.from(out.contents)));
     if (name.endsWith(".js")) js = name;
     if (name.endsWith(".css")) css = name;
   }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { AppError } from "../lib/errors.ts";
 import { RunnerProcess, type RequestOptions } from "./runner-process.ts";
+import { createAnalyzer } from "./analyzer.ts";
 import type { RunnerRequest } from "./protocol.ts";
 
 const runner = new RunnerProcess({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts") });
@@ -69,6 +70,16 @@ describe("RunnerProcess", () => {
     assert.equal(await closed.request(req("echo", 1), opts()), 1);
     await closed.close();
     await assert.rejects(closed.request(req("echo", 1), opts()), { code: "unavailable" });
+  });
+
+  it("the analyzer asks a fresh runner once more when its runner is stuck, then gives up", async () => {
+    const stuck = createAnalyzer({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts"), timeoutMs: 100, hostGraceMs: 200 });
+    try {
+      await assert.rejects(stuck.analyze("export default {}"), { code: "invalid_component", message: /timed out/ });
+      assert.equal(stuck.runnersStarted, 2);
+    } finally {
+      await stuck.close();
+    }
   });
 
   it("does not keep the host process alive while idle", () => {
