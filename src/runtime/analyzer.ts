@@ -29,35 +29,22 @@ export function createAnalyzer(opts: AnalyzerOptions = {}): Analyzer {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const memoryMb = opts.memoryMb ?? 128;
   const runner = new RunnerProcess({ entry: opts.entry });
-  const stuck = new WeakSet<Error>();
-  const once = (code: string) =>
-    runner.request<ComponentMeta>(
-      { type: "analyze", code, timeoutMs, memoryMb },
-      {
-        deadlineMs: timeoutMs + (opts.hostGraceMs ?? HOST_GRACE_MS),
-        onTimeout: () => {
-          const err = new AppError("invalid_component", `component evaluation timed out (limit ${timeoutMs} ms)`);
-          stuck.add(err);
-          return err;
-        },
-        onCrash: () => new AppError("invalid_component", "component crashed the sandbox while evaluating"),
-      },
-    );
   return {
     get runnersStarted() {
       return runner.started;
     },
-    // The in-isolate limit is the component's budget; the host deadline passing means the runner
-    // itself was stuck (it is killed then). Analysing has no effects, so it is asked once more of
-    // a fresh runner before the save is refused. Seen here: about one young runner in 300 blocks
-    // for good inside isolated-vm's Isolate constructor (a fresh runner then answers at once).
-    async analyze(code: string): Promise<ComponentMeta> {
-      try {
-        return await once(code);
-      } catch (err) {
-        if (err instanceof Error && stuck.has(err)) return once(code);
-        throw err;
-      }
+    analyze(code: string): Promise<ComponentMeta> {
+      return runner.request<ComponentMeta>(
+        { type: "analyze", code, timeoutMs, memoryMb },
+        {
+          deadlineMs: timeoutMs + (opts.hostGraceMs ?? HOST_GRACE_MS),
+          onTimeout: () => new AppError("invalid_component", `component evaluation timed out (limit ${timeoutMs} ms)`),
+          onCrash: () => new AppError("invalid_component", "component crashed the sandbox while evaluating"),
+          // Seen here: about one young runner in 300 blocks for good inside isolated-vm's Isolate
+          // constructor, before any component code; a fresh runner then answers at once.
+          retryUnstarted: true,
+        },
+      );
     },
     close: () => runner.close(),
   };

@@ -17,6 +17,15 @@ export interface RunnerEnvelope {
 }
 
 /**
+ * Sent by the runner, alone and at once, when it starts on the part of a request that is the
+ * component's own (RequestOptions.retryUnstarted): a runner stuck before that was not stuck on
+ * the component.
+ */
+export interface RunnerStarted {
+  started: number;
+}
+
+/**
  * One IPC message is one JSON string, and V8 strings stop at ~512 MiB ("Invalid string
  * length"), so batches are cut at this many bytes of payload, each item measured by `size`.
  */

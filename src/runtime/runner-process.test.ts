@@ -72,11 +72,21 @@ describe("RunnerProcess", () => {
     await assert.rejects(closed.request(req("echo", 1), opts()), { code: "unavailable" });
   });
 
-  it("the analyzer asks a fresh runner once more when its runner is stuck, then gives up", async () => {
+  it("the analyzer asks a fresh runner once more when its runner got stuck before the component's code", async () => {
     const stuck = createAnalyzer({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts"), timeoutMs: 100, hostGraceMs: 200 });
     try {
-      await assert.rejects(stuck.analyze("export default {}"), { code: "invalid_component", message: /timed out/ });
-      assert.equal(stuck.runnersStarted, 2);
+      await assert.rejects(stuck.analyze("stuck"), { code: "invalid_component", message: /timed out/ });
+      assert.equal(stuck.runnersStarted, 2, "a second runner was asked");
+    } finally {
+      await stuck.close();
+    }
+  });
+
+  it("a component that blocks its runner is not analysed twice", async () => {
+    const stuck = createAnalyzer({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts"), timeoutMs: 100, hostGraceMs: 200 });
+    try {
+      await assert.rejects(stuck.analyze("component hangs"), { code: "invalid_component", message: /timed out/ });
+      assert.equal(stuck.runnersStarted, 1);
     } finally {
       await stuck.close();
     }

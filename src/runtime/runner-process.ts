@@ -5,10 +5,10 @@ import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
 import type { RunnerMessage, RunnerReply, RunnerRequest } from "./protocol.ts";
-import { batchesOf, type RunnerEnvelope, type RunnerSettings } from "./ipc.ts";
+import { runnerEntry } from "./runner-entry.ts";
+import { batchesOf, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
-const DEFAULT_ENTRY = resolve(import.meta.dirname, "sandbox/runner-main.ts");
 
 const EXEC_ARGV = [
   "--permission",
@@ -57,6 +57,12 @@ export interface RequestOptions {
   retryOnCrash?: boolean;
   /** the request as it should be sent again after a crash (fresher state); default: as it was */
   resend?: () => RunnerRequest;
+  /**
+   * The runner reports when it starts on the component's own part of this request (RunnerStarted).
+   * A deadline passing before that means the runner was stuck on something else: the request is
+   * sent once more to a fresh runner instead of failing with onTimeout.
+   */
+  retryUnstarted?: boolean;
 }
 
 interface Pending {
@@ -69,6 +75,8 @@ interface Pending {
   /** sent again after a runner death: once for a kill of ours, once more for durable work */
   retried: boolean;
   crashes: number;
+  /** the runner said it started on the component's part (retryUnstarted) */
+  started: boolean;
 }
 
 interface ChildState {
@@ -95,7 +103,7 @@ export class RunnerProcess {
   lastRss = 0;
 
   constructor(opts: RunnerProcessOptions = {}) {
-    this.#entry = opts.entry ?? DEFAULT_ENTRY;
+    this.#entry = opts.entry ?? runnerEntry();
     this.#settings = opts.settings;
     this.#maxRss = opts.maxRssBytes ?? 0;
   }
@@ -113,6 +121,7 @@ export class RunnerProcess {
         child: this.#childFor(opts.key),
         retried: false,
         crashes: 0,
+        started: false,
       };
       this.#pending.set(id, pending);
       this.#track(pending, 1);
@@ -222,6 +231,12 @@ export class RunnerProcess {
       for (const m of raw) this.#onReply(m);
       return;
     }
+    const started = (raw as Partial<RunnerStarted> | null)?.started;
+    if (typeof started === "number") {
+      const p = this.#pending.get(started);
+      if (p) p.started = true;
+      return;
+    }
     const envelope = raw as RunnerEnvelope;
     if (envelope && Array.isArray(envelope.replies)) {
       for (const m of envelope.replies) this.#onReply(m);
@@ -252,6 +267,12 @@ export class RunnerProcess {
   #overrun(id: number): void {
     const p = this.#pending.get(id);
     if (!p) return;
+    if (p.opts.retryUnstarted && !p.started && !p.retried) {
+      // not the component's doing: its runner goes, and it is tried again, innocent (#onDeath)
+      p.timer = setTimeout(() => this.#overrun(id), p.opts.deadlineMs);
+      this.#kill(p.child);
+      return;
+    }
     this.#settle(id, p, p.opts.onTimeout());
     this.#kill(p.child);
   }

@@ -15,12 +15,14 @@ import { createLimits, sandboxError } from "./sandbox-errors.ts";
 const MAX_META_CHARS = 1024 * 1024;
 const DESCRIBE = `return (${describeComponent.toString()})($0);`;
 
-export async function analyze(req: AnalyzeRequest): Promise<ComponentMeta> {
+/** `started` is called once the isolate is ready, before any of the component's code runs. */
+export async function analyze(req: AnalyzeRequest, started: () => void = () => {}): Promise<ComponentMeta> {
   const limits = createLimits(req.timeoutMs, req.memoryMb);
   const isolate = new ivm.Isolate({ memoryLimit: req.memoryMb });
   try {
     const prepared = await prepareContext(isolate, hostReference());
     const { context } = prepared;
+    started();
     // A workflow describes itself: its steps are only checked (each loads and has a run method).
     const steps = workflowSteps(req.code);
     if (steps) {

@@ -2,7 +2,7 @@
 // Every request gets exactly one reply; errors in component code never end this process.
 import { AppError } from "../../lib/errors.ts";
 import type { RunnerMessage, RunnerReply } from "../protocol.ts";
-import { batchesOf, type RunnerEnvelope, type RunnerSettings } from "../ipc.ts";
+import { batchesOf, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
 import { analyze } from "./analyze.ts";
 import { invoke, setWarmMemoryMb } from "./invoke.ts";
 import { useRuntimeBundle } from "./runtime-modules.ts";
@@ -14,7 +14,12 @@ if (typeof settings.runtimeBundle === "string") useRuntimeBundle(settings.runtim
 async function handle(msg: RunnerMessage): Promise<unknown> {
   switch (msg.type) {
     case "analyze":
-      return analyze(msg);
+      // said at once, alone: should the component's code then block this process, the host
+      // knows the runner got as far as the component (runner-process.ts, retryUnstarted)
+      return analyze(msg, () => {
+        const started: RunnerStarted = { started: msg.id };
+        process.send?.(started);
+      });
     case "invoke":
       return invoke(msg);
     default:

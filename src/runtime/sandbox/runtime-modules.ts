@@ -4,8 +4,9 @@ import ivm from "isolated-vm";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileCached } from "./compile-cache.ts";
+import { SANDBOX_DIR } from "./sandbox-dir.ts";
 
-const DIR = join(import.meta.dirname, "isolate");
+const DIR = join(SANDBOX_DIR, "isolate");
 let sources: Map<string, string> | undefined;
 
 function source(file: string): string {

@@ -2,6 +2,7 @@
 // each isolate. Read once per runner process; the files are plain JS so they are readable as-is.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SANDBOX_DIR } from "../sandbox-dir.ts";
 
 const FILES: Record<string, string> = {
   "@pipedream/platform": "platform.js",
@@ -19,7 +20,7 @@ export function providedModuleSource(specifier: string): string | undefined {
   if (!sources) {
     sources = new Map();
     for (const [name, file] of Object.entries(FILES)) {
-      sources.set(name, readFileSync(join(import.meta.dirname, file), "utf8"));
+      sources.set(name, readFileSync(join(SANDBOX_DIR, "provided", file), "utf8"));
     }
   }
   return sources.get(specifier);
