@@ -16,7 +16,7 @@ import { benchTimers } from "./timers.ts";
 // live-latency benches load for 10 s each, the timers bench measures a 30 s window, the
 // subscription-delivery bench loads for 20 s and the packages bench loads each component for 10 s.
 // Flags: timers `--sources=N --interval=S` (1,000 sources, 1 s); fanout `--listeners=N --rate=R`
-// (100 listeners, 20 events/s); reads loads each stream for 10 s, overload offers twice the
+// (100 listeners, 100 events/s); reads loads each stream for 10 s, overload offers twice the
 // measured capacity for 30 s, peers loads each server for 10 s.
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const given = arg("seconds");
@@ -31,7 +31,14 @@ const benches: Record<string, () => Promise<void>> = {
   timers: () => benchTimers(seconds(30), { sources: num("sources", 1000), interval: num("interval", 1) }),
   deliveries: () => benchDeliveries(seconds(20)),
   fanout: () =>
-    benchDeliveries(seconds(20), { listeners: num("listeners", 100), rate: num("rate", 20), drainMs: 60_000, title: "Fan-out" }),
+    benchDeliveries(seconds(20), {
+      listeners: num("listeners", 100),
+      rate: num("rate", 100),
+      drainMs: 60_000,
+      title: "Fan-out",
+      minDeliveriesPerSecond: 10_000,
+      p99TargetMs: 20,
+    }),
   reads: () => benchReads(seconds(10)),
   overload: () => benchOverload(seconds(30)),
   peers: () => benchPeers(seconds(10)),
