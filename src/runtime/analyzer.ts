@@ -13,25 +13,35 @@ export interface AnalyzerOptions {
   hostGraceMs?: number;
   /** the runner's entry file; tests substitute a fake runner */
   entry?: string;
+  /** an analyzer runner with no save to check for this long is stopped (default 30 s) */
+  idleMs?: number;
 }
 
 export interface Analyzer extends ComponentAnalyzer {
-  /** runner processes started so far (a stuck one is replaced) */
+  /** runner processes started so far (a stuck one is replaced, an idle one stopped) */
   readonly runnersStarted: number;
+  /** whether its runner process is up now */
+  readonly running: boolean;
 }
 
 // On top of the in-isolate budget: runner start-up, isolate creation and compiling. The host
 // deadline only fires when the runner itself is stuck, so it is generous: on a loaded machine
 // (a test suite, a busy host) starting the runner alone has taken over 5 s.
 const HOST_GRACE_MS = 20_000;
+const IDLE_MS = 30_000;
 
 export function createAnalyzer(opts: AnalyzerOptions = {}): Analyzer {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const memoryMb = opts.memoryMb ?? 128;
-  const runner = new RunnerProcess({ entry: opts.entry });
+  // Saves come now and then; a runner kept between them would hold ~90 MiB for nothing. Starting
+  // one again costs a save ~0.1-0.2 s.
+  const runner = new RunnerProcess({ entry: opts.entry, idleMs: opts.idleMs ?? IDLE_MS });
   return {
     get runnersStarted() {
       return runner.started;
+    },
+    get running() {
+      return runner.running;
     },
     analyze(code: string): Promise<ComponentMeta> {
       return runner.request<ComponentMeta>(

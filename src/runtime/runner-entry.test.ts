@@ -22,3 +22,16 @@ it("runners start from one bundled CommonJS file that finds the sandbox's own fi
     await analyzer.close();
   }
 });
+
+it("an analyzer's runner stops when idle, and the next save starts another", async () => {
+  const analyzer = createAnalyzer({ idleMs: 50 });
+  try {
+    assert.equal((await analyzer.analyze(`export default { name: "one" }`)).name, "one");
+    for (let i = 0; analyzer.running && i < 200; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(analyzer.running, false, "the idle runner was stopped");
+    assert.equal((await analyzer.analyze(`export default { name: "two" }`)).name, "two");
+    assert.equal(analyzer.runnersStarted, 2);
+  } finally {
+    await analyzer.close();
+  }
+});

@@ -36,6 +36,11 @@ export interface RunnerProcessOptions {
    * fragmentation, are then bounded by a restart instead of growing for the process's lifetime.
    */
   maxRssBytes?: number;
+  /**
+   * A runner with nothing to do for this long is stopped, and the next request starts another
+   * (0 = never): for runners used now and then, whose memory is worth more than their start-up.
+   */
+  idleMs?: number;
 }
 
 export interface RequestOptions {
@@ -90,6 +95,8 @@ export class RunnerProcess {
   #entry: string;
   #settings: RunnerSettings | undefined;
   #maxRss: number;
+  #idleMs: number;
+  #idleTimer: NodeJS.Timeout | undefined;
   #child: ChildProcess | null = null;
   #pending = new Map<number, Pending>();
   #children = new Map<ChildProcess, ChildState>();
@@ -106,6 +113,12 @@ export class RunnerProcess {
     this.#entry = opts.entry ?? runnerEntry();
     this.#settings = opts.settings;
     this.#maxRss = opts.maxRssBytes ?? 0;
+    this.#idleMs = opts.idleMs ?? 0;
+  }
+
+  /** whether a runner process is up now (not between an idle stop and the next request) */
+  get running(): boolean {
+    return this.#child !== null;
   }
 
   request<T>(req: RunnerRequest, opts: RequestOptions): Promise<T> {
@@ -131,6 +144,7 @@ export class RunnerProcess {
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#idleTimer);
     for (const [id, p] of this.#pending) this.#settle(id, p, new AppError("unavailable", "sandbox runner closed"));
     this.#child = null;
     const alive = [...this.#children.keys()].filter((c) => c.exitCode === null && c.signalCode === null);
@@ -164,6 +178,17 @@ export class RunnerProcess {
       else state.keys.delete(key);
     }
     if (state.retiring && state.pending === 0) this.#kill(p.child);
+    if (this.#idleMs > 0 && p.child === this.#child) {
+      clearTimeout(this.#idleTimer);
+      this.#idleTimer = undefined;
+      if (state.pending === 0) {
+        const child = p.child;
+        this.#idleTimer = setTimeout(() => {
+          if (this.#children.get(child)?.pending === 0) this.#kill(child);
+        }, this.#idleMs);
+        this.#idleTimer.unref();
+      }
+    }
   }
 
   #ensureChild(): ChildProcess {
