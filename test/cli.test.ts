@@ -301,6 +301,13 @@ export default {
       const rows = JSON.parse(json.out) as { id: string; name: string; secret?: string }[];
       assert.equal(rows.find((x) => x.id === id)?.name, name);
     }
+    // components: every column filled, the props a source of it is configured with
+    const registry = (await cli(["list", "registry"])).out.trimEnd().split("\n");
+    assert.match(registry[0]!, /^ID\s+NAME\s+VERSION\s+PROPS$/);
+    assert.match(registry.find((l) => l.includes("New Item in Feed")) ?? "", /^sc_\S+\s+New Item in Feed\s+0\.0\.1\s+url, timer$/);
+    const mine = (await cli(["list", "components"])).out.trimEnd().split("\n");
+    assert.match(mine[0]!, /^ID\s+NAME\s+VERSION\s+PROPS\s+CREATED$/);
+    assert.ok(mine.slice(1).every((l) => l.split(/\s{2,}/).length === 5 && !/undefined/.test(l)), mine.join("\n"));
     // the webhook's secret and the account's auth are never listed
     assert.doesNotMatch((await cli(["list", "webhooks", "--json"])).out, /"secret"/);
     assert.doesNotMatch((await cli(["list", "accounts", "--json"])).out, /gho_x/);

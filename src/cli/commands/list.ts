@@ -23,6 +23,12 @@ function when(r: Row): string {
   return ago(r.updated_at ?? r.created_at);
 }
 
+// what a source of the component is configured with (the API's Component has no key or description)
+function propNames(r: Row): string {
+  const props = Array.isArray(r.configurable_props) ? (r.configurable_props as { name?: unknown }[]) : [];
+  return props.map((p) => String(p.name)).join(", ") || "-";
+}
+
 export async function list(kind: string, opts: { json?: boolean }): Promise<void> {
   if (!(KINDS as readonly string[]).includes(kind)) throw new CliError(`unknown list: ${kind}`, `one of: ${KINDS.join(", ")}`);
   const { client } = api();
@@ -33,7 +39,7 @@ export async function list(kind: string, opts: { json?: boolean }): Promise<void
     case "sources":
       rows = await all((query) => client.GET("/v1/users/me/sources/", { params: { query } }));
       head = ["ID", "NAME", "COMPONENT", "ACTIVE", "UPDATED"];
-      cells = (r) => [r.id, r.name, r.component_key ?? r.component_id, r.active === false ? "no" : "yes", when(r)];
+      cells = (r) => [r.id, r.name, r.component_id, r.active === false ? "no" : "yes", when(r)];
       break;
     case "workflows":
       rows = await all((query) => client.GET("/v1/users/me/workflows", { params: { query } }));
@@ -52,8 +58,8 @@ export async function list(kind: string, opts: { json?: boolean }): Promise<void
       break;
     case "components":
       rows = await all((query) => client.GET("/v1/users/me/components", { params: { query } }));
-      head = ["ID", "KEY", "NAME", "VERSION", "CREATED"];
-      cells = (r) => [r.id, r.key, r.name, r.version, ago(r.created_at)];
+      head = ["ID", "NAME", "VERSION", "PROPS", "CREATED"];
+      cells = (r) => [r.id, r.name || "-", r.version || "-", propNames(r), ago(r.created_at)];
       break;
     case "accounts":
       rows = await all((query) => client.GET("/v1/users/me/accounts", { params: { query } }));
@@ -62,8 +68,8 @@ export async function list(kind: string, opts: { json?: boolean }): Promise<void
       break;
     default:
       rows = await all((query) => client.GET("/v1/components/registry", { params: { query } }));
-      head = ["ID", "KEY", "NAME", "VERSION", "DESCRIPTION"];
-      cells = (r) => [r.id, r.key, r.name, r.version, typeof r.description === "string" && r.description.length > 60 ? r.description.slice(0, 57) + "..." : r.description];
+      head = ["ID", "NAME", "VERSION", "PROPS"];
+      cells = (r) => [r.id, r.name || "-", r.version || "-", propNames(r)];
   }
   if (opts.json) return printJson(rows);
   printTable(head, rows.map((r) => cells(r) as string[]));
