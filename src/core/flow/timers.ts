@@ -134,7 +134,9 @@ export class Timers {
       this.cancel(t.source.id);
       return;
     }
-    const now = Date.now();
+    // setTimeout may fire a millisecond before Date.now() reaches `due` (it keeps a monotonic
+    // clock); a tick due on a whole second must not carry the second before as its timestamp
+    const now = Math.max(Date.now(), due);
     // A late tick (the service was down or busy) counts once; the next one is due on schedule.
     let next = nextAfter(timer, due);
     if (next <= now) next = nextAfter(timer, now);
