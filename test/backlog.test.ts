@@ -55,3 +55,38 @@ describe("backlog bound", () => {
     assert.equal(resolveConfig({ TRIBUTARY_MAX_BACKLOG: "0" }).maxBacklog, 0);
   });
 });
+
+// With room for only a couple of runs in memory, every lane keeps waiting for room and reading
+// the store back; a wake-up that arrives while a lane reads must not be lost, or rows stay in the
+// inbox (deliveries in their table) with nothing left to run them.
+describe("a tiny in-flight capacity still runs everything", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp({ TRIBUTARY_MAX_IN_FLIGHT: "2", TRIBUTARY_EVENT_RETENTION: "10000" });
+  });
+  after(() => t.close());
+
+  test("every accepted request of several sources, and every delivery to their listeners, runs", async () => {
+    const echo = `export default { props: { http: "$.interface.http" }, run(event) { this.$emit(event.body); } }`;
+    const listen = `export default { run(event) { this.$emit(event); } }`;
+    const sources = await Promise.all([1, 2, 3].map(() => createSource(t, echo)));
+    const listeners = await Promise.all([1, 2].map(() => createSource(t, listen)));
+    for (const l of listeners) {
+      const sub = await t.request("POST", `/v1/subscriptions?emitter_id=${sources[0]!.id}&listener_id=${l.id}`);
+      assert.equal(sub.status, 200, sub.text);
+    }
+    const PER = 300;
+    for (let round = 0; round < PER / 50; round++) {
+      const replies = await Promise.all(
+        sources.flatMap((s) =>
+          Array.from({ length: 50 }, (_, i) => t.app.http.inject({ method: "POST", url: endpointPath(s), payload: { i: round * 50 + i }, headers: { "content-type": "application/json" } })),
+        ),
+      );
+      assert.ok(replies.every((r) => r.statusCode === 200));
+    }
+    const count = async (id: string) => (await t.request("GET", `/v1/sources/${id}/event_summaries?limit=1`)).body.page_info.total_count as number;
+    for (const id of [...sources, ...listeners].map((s) => s.id)) {
+      await waitFor(async () => ((await count(id)) >= PER ? true : undefined), 60_000, `all ${PER} events of ${id}`);
+    }
+  });
+});

@@ -8,7 +8,7 @@ export class Capacity {
   readonly #maxBytes: number;
   #runs = 0;
   #bytes = 0;
-  readonly #waiting = new Set<() => void>();
+  readonly #waiting = new Set<() => boolean>();
 
   constructor(maxRuns: number, maxBytes: number) {
     this.#maxRuns = maxRuns;
@@ -34,23 +34,29 @@ export class Capacity {
   }
 
   /**
-   * Wakes the longest waiter; it takes what it can and waits again if that is not enough. A
-   * waiter woken with nothing to take calls this in turn, so free room never sits unused.
+   * Wakes the longest waiter that still wants room; it takes what it can and waits again if that
+   * is not enough. A waiter that no longer wants room (its work went, or waits for something
+   * else) answers false and the next is woken; one that goes for the room but then finds nothing
+   * to take calls this in turn. So free room never sits unused while others wait.
    */
   wakeNext(): void {
-    const next = this.#waiting.values().next();
-    if (!next.done) {
+    for (;;) {
+      const next = this.#waiting.values().next();
+      if (next.done) return;
       this.#waiting.delete(next.value);
-      next.value();
+      if (next.value()) return;
     }
   }
 
-  /** Calls `wake` (once) when room frees up. Registering the same function twice waits once. */
-  whenFree(wake: () => void): void {
+  /**
+   * Calls `wake` (once) when room frees up; it answers whether it goes for the room. Registering
+   * the same function twice waits once.
+   */
+  whenFree(wake: () => boolean): void {
     this.#waiting.add(wake);
   }
 
-  forget(wake: () => void): void {
+  forget(wake: () => boolean): void {
     this.#waiting.delete(wake);
   }
 }

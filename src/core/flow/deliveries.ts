@@ -38,9 +38,12 @@ interface Lane {
   /** rows arrived while the lane read back: read again before trusting "no overflow" */
   dirty: boolean;
   timer?: NodeJS.Timeout;
-  wake: () => void;
+  /** room freed in the shared capacity: whether the lane goes for it */
+  wake: () => boolean;
   /** commit failures per delivery that were not the store's fault (poison detection) */
   failures: Map<string, number>;
+  /** a wake-up came while the lane was busy: go round again when it is done */
+  again: boolean;
   /** a read-back is under way, and the deliveries that finished meanwhile (it may have seen them) */
   reading: boolean;
   doneWhileReading: Set<string>;
@@ -154,15 +157,41 @@ export class Deliveries {
   #lane(id: string): Lane {
     let lane = this.#lanes.get(id);
     if (!lane) {
-      lane = { queue: [], inFlight: new Set(), busy: false, overflow: false, dirty: false, wake: () => this.#pump(id), failures: new Map(), reading: false, doneWhileReading: new Set() };
+      lane = {
+        queue: [],
+        inFlight: new Set(),
+        busy: false,
+        again: false,
+        overflow: false,
+        dirty: false,
+        wake: () => this.#roomFreed(id),
+        failures: new Map(),
+        reading: false,
+        doneWhileReading: new Set(),
+      };
       this.#lanes.set(id, lane);
     }
     return lane;
   }
 
+  // room freed in the shared capacity: whether the lane goes for it
+  #roomFreed(id: string): boolean {
+    const lane = this.#lanes.get(id);
+    if (!lane || this.#closed || lane.timer || (lane.queue.length === 0 && !lane.overflow)) return false;
+    this.#pump(id);
+    return true;
+  }
+
   #pump(id: string): void {
     const lane = this.#lanes.get(id);
-    if (!lane || lane.busy || lane.timer || this.#closed) return;
+    if (!lane || this.#closed) return;
+    // A wake-up while the lane is busy (room freed, a run finished) must not be lost: the lane
+    // may have just found no room, and nothing else would call again.
+    if (lane.busy) {
+      lane.again = true;
+      return;
+    }
+    if (lane.timer) return;
     if (!this.#owns(id)) {
       this.drop(id);
       return;
@@ -182,10 +211,12 @@ export class Deliveries {
       })
       .finally(() => {
         lane.busy = false;
+        const again = lane.again;
+        lane.again = false;
         if (lane.queue.length === 0 && lane.inFlight.size === 0 && !lane.timer && !lane.overflow) {
           if (this.#lanes.get(id) === lane) this.#lanes.delete(id);
-        } else if (this.#shouldRead(lane) && !lane.timer && lane.dirty) {
-          // rows arrived while it read back: go round again
+        } else if (again || (this.#shouldRead(lane) && !lane.timer && lane.dirty)) {
+          // woken meanwhile, or rows arrived while it read back: go round again
           this.#pump(id);
         }
       });

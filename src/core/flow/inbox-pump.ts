@@ -26,7 +26,8 @@ interface Lane {
   dirty: boolean;
   reading: boolean;
   paused?: NodeJS.Timeout;
-  wake: () => void;
+  /** room freed in the shared capacity: whether the lane goes for it */
+  wake: () => boolean;
   /** commit failures per seq that were not the store's fault (poison detection) */
   failures: Map<number, number>;
   /** runs that finished while a read-back was under way: the read may still have seen their rows */
@@ -137,7 +138,7 @@ export class InboxPump {
         backlog: false,
         dirty: false,
         reading: false,
-        wake: () => this.#pump(sourceId),
+        wake: () => this.#wake(sourceId),
         failures: new Map(),
         doneWhileReading: new Set(),
       };
@@ -198,9 +199,23 @@ export class InboxPump {
     }
   }
 
+  #wake(sourceId: string): boolean {
+    const lane = this.#lanes.get(sourceId);
+    // not now: its own runs finishing will call again, or a pause or nothing to read
+    if (!lane || this.#closed || !lane.backlog || lane.paused || (!lane.reading && lane.inFlight.size > PER_SOURCE / 2)) return false;
+    this.#pump(sourceId);
+    return true;
+  }
+
   #pump(sourceId: string): void {
     const lane = this.#lanes.get(sourceId);
-    if (!lane || this.#closed || !lane.backlog || lane.reading || lane.paused) return;
+    if (!lane || this.#closed || !lane.backlog || lane.paused) return;
+    // A wake-up while the lane reads (room freed, its runs finished) must not be lost: the read
+    // may have found no room, and nothing else would call again. It reads once more after this one.
+    if (lane.reading) {
+      lane.dirty = true;
+      return;
+    }
     // Read back once half the source's runs are done, so each read brings many new rows
     // instead of re-reading the ones still running.
     if (lane.inFlight.size > PER_SOURCE / 2) return;
