@@ -46,7 +46,8 @@ describe("backlog bound", () => {
       const res = await t.request("GET", `/v1/sources/${src.id}/event_summaries?limit=1`);
       return res.body.page_info.total_count >= acceptedCount ? true : undefined;
     }, 30_000, "the accepted runs");
-    await waitFor(async () => (await t.app.http.inject({ method: "POST", url: path, payload: {} })).statusCode === 200, 10_000, "the endpoint accepting again");
+    // the first request after the drain is accepted: the count taken during the burst is stale
+    assert.equal((await t.app.http.inject({ method: "POST", url: path, payload: {}, headers: { "content-type": "application/json" } })).statusCode, 200);
   });
 
   test("TRIBUTARY_MAX_BACKLOG must be a whole number", async () => {

@@ -26,8 +26,13 @@ export class Backlog {
   /** counts one more accepted run, or throws 429 overloaded when `max` or more wait already */
   take(): void {
     if (this.#max <= 0) return;
-    if (Date.now() - this.#countedAt >= REFRESH_MS) this.#refresh();
-    if (this.#counted + this.#acceptedSince < this.#max) {
+    // A count older than REFRESH_MS may be from before the backlog drained (nothing asked
+    // meanwhile), so the request that finds it that old is accepted and a fresh count is taken;
+    // those arriving while it is taken are judged by the old one. Under load that lets one more
+    // request in per count.
+    const stale = !this.#counting && Date.now() - this.#countedAt >= REFRESH_MS;
+    if (stale) this.#refresh();
+    if (stale || this.#counted + this.#acceptedSince < this.#max) {
       this.#acceptedSince++;
       return;
     }
