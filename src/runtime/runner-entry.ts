@@ -2,6 +2,7 @@ import { buildSync } from "esbuild";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { SANDBOX_DIR } from "./sandbox/sandbox-dir.ts";
 
 // The runner process starts from one plain CommonJS file, bundled from sandbox/runner-main.ts by
 // the service (esbuild), not from the TypeScript sources. Loading .ts makes Node compile its type
@@ -12,7 +13,6 @@ import { join, resolve } from "node:path";
 // young runner in 300 hung that way. CommonJS also spares the ESM loader's CJS export lexer
 // (WebAssembly too) for isolated-vm. Without a writable cache the runner starts from the sources.
 
-const SANDBOX_DIR = resolve(import.meta.dirname, "sandbox");
 const SOURCE_ENTRY = join(SANDBOX_DIR, "runner-main.ts");
 const CACHE_DIR = resolve(import.meta.dirname, "../../node_modules/.cache/tributary-runner");
 

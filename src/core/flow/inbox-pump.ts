@@ -138,7 +138,7 @@ export class InboxPump {
         backlog: false,
         dirty: false,
         reading: false,
-        wake: () => this.#wake(sourceId),
+        wake: () => this.#roomFreed(sourceId),
         failures: new Map(),
         doneWhileReading: new Set(),
       };
@@ -199,7 +199,8 @@ export class InboxPump {
     }
   }
 
-  #wake(sourceId: string): boolean {
+  // room freed in the shared capacity: whether the lane goes for it
+  #roomFreed(sourceId: string): boolean {
     const lane = this.#lanes.get(sourceId);
     // not now: its own runs finishing will call again, or a pause or nothing to read
     if (!lane || this.#closed || !lane.backlog || lane.paused || (!lane.reading && lane.inFlight.size > PER_SOURCE / 2)) return false;
