@@ -7,5 +7,5 @@ export function encodeCursor(id: string): string {
 export function decodeCursor(cursor: string): string | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
   const id = Buffer.from(cursor, "base64url").toString("utf8");
-  return /^[a-z]+_[A-Za-z0-9_-]{8,22}$/.test(id) ? id : undefined;
+  return /^[a-z]+_[A-Za-z0-9_-]{8,32}$/.test(id) ? id : undefined;
 }

@@ -20,3 +20,12 @@ export function newId(prefix: string): string {
 export function newApiKey(): string {
   return "trb_" + randomBytes(24).toString("base64url");
 }
+
+/**
+ * An id that sorts by creation time (to the millisecond), with the same 96 random bits after it.
+ * For rows written and deleted in bulk (deliveries): new keys land at the right edge of their
+ * unique index instead of on random pages, so a commit dirties a few pages, not one per row.
+ */
+export function newTimeOrderedId(prefix: string): string {
+  return prefix + Date.now().toString(36).padStart(9, "0") + newId("");
+}

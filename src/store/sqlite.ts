@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Sqlite from "better-sqlite3";
 import { SqliteDialect, type Dialect } from "kysely";
 import { fileError, makeDataDirectory } from "./file-errors.ts";
+import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer } from "./sqlite-checkpointer.ts";
 
 // The embedded store is tuned here, once. Why each pragma:
 // - journal_mode=WAL: readers never block the writer and vice versa, and a commit is one
@@ -14,7 +15,9 @@ import { fileError, makeDataDirectory } from "./file-errors.ts";
 // - foreign_keys=ON: SQLite leaves them off by default.
 // - cache_size=-65536: 64 MiB page cache; the working set (recent events, sources) stays hot.
 // - temp_store=MEMORY: sorts and temp indexes never touch disk.
-// - wal_autocheckpoint stays at its default (1000 pages), which keeps the WAL small.
+// - wal_autocheckpoint: checkpoints run on a worker thread (sqlite-checkpointer.ts), off the
+//   event loop; this connection only checkpoints past BACKSTOP_PAGES, if the worker falls behind.
+// - journal_size_limit: a WAL that grew during a burst is cut back to 64 MiB once reset.
 export const SQLITE_PRAGMAS = [
   "journal_mode = WAL",
   "synchronous = NORMAL",
@@ -22,6 +25,8 @@ export const SQLITE_PRAGMAS = [
   "foreign_keys = ON",
   "cache_size = -65536",
   "temp_store = MEMORY",
+  `wal_autocheckpoint = ${BACKSTOP_PAGES}`,
+  "journal_size_limit = 67108864",
 ];
 
 // Kysely prepares every statement it runs; preparing costs more than running a small query, and
@@ -29,7 +34,7 @@ export const SQLITE_PRAGMAS = [
 // better-sqlite3 is synchronous, so a statement is never used by two queries at once.
 const STATEMENT_CACHE = 500;
 
-function withStatementCache(file: Sqlite.Database) {
+function withStatementCache(file: Sqlite.Database, checkpointer: Checkpointer) {
   const cache = new Map<string, Sqlite.Statement>();
   return {
     prepare(sql: string) {
@@ -43,6 +48,7 @@ function withStatementCache(file: Sqlite.Database) {
     },
     close() {
       cache.clear();
+      checkpointer.stop();
       file.close();
     },
   };
@@ -75,7 +81,7 @@ export function sqliteDialect(dataDir: string): Dialect {
     file?.close();
     throw fileError("cannot open the database", path, directoryProblem(dataDir) ?? err);
   }
-  return new SqliteDialect({ database: withStatementCache(file) });
+  return new SqliteDialect({ database: withStatementCache(file, startCheckpointer(path)) });
 }
 
 // A database made before files were created 0600 (or copied in with a looser mode) is narrowed

@@ -1,5 +1,5 @@
 import type { DeliveryRow, EventRow, SourceRow, SubscriptionRow } from "../../store/port.ts";
-import { newId } from "../../lib/ids.ts";
+import { newTimeOrderedId } from "../../lib/ids.ts";
 import { eventId, renderItem } from "../event-render.ts";
 import { listenersOf } from "./routes.ts";
 
@@ -25,7 +25,7 @@ export function fanOut(
     for (const listener of listenersOf(subs, emitter.id, row.event_name)) {
       if (hops > MAX_HOPS) return { deliveries: [], tooDeep: true };
       deliveries.push({
-        id: newId("dl_"),
+        id: newTimeOrderedId("dl_"),
         user_id: emitter.user_id,
         emitter_id: emitter.id,
         listener_id: listener,
