@@ -18,6 +18,8 @@ import { benchTimers } from "./timers.ts";
 // Flags: timers `--sources=N --interval=S` (1,000 sources, 1 s); fanout `--listeners=N --rate=R`
 // (100 listeners, 100 events/s); reads loads each stream for 10 s, overload offers twice the
 // measured capacity for 30 s, peers loads each server for 10 s.
+// BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" (or --trace-gc, ...) starts the service process with
+// those Node flags, and shows its stdout.
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const given = arg("seconds");
 const seconds = (fallback: number) => (given ? Number(given) : fallback);

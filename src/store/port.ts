@@ -417,8 +417,8 @@ export interface EventStore {
   inboxSources(): Promise<string[]>;
   /** how many inbox rows are pending (a metric: a full count, so read it seldom) */
   inboxCount(): Promise<number>;
-  /** a source's oldest `limit` pending inbox rows, oldest first */
-  inboxFor(sourceId: string, limit: number): Promise<InboxRow[]>;
+  /** a source's oldest `limit` pending inbox rows after seq `afterSeq` (default: all), oldest first */
+  inboxFor(sourceId: string, limit: number, afterSeq?: number): Promise<InboxRow[]>;
   timer(sourceId: string): Promise<number | undefined>;
   setTimer(sourceId: string, nextDueMs: number): Promise<void>;
   commit(batch: CommitBatch): Promise<void>;

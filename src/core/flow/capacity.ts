@@ -19,6 +19,11 @@ export class Capacity {
     return this.#runs;
   }
 
+  /** runs that would still fit now (by count; the bytes may bind first) */
+  get freeRuns(): number {
+    return Math.max(0, this.#maxRuns - this.#runs);
+  }
+
   /** Takes room for one run of `bytes`; false when full. One run always fits in an empty pool. */
   tryTake(bytes: number): boolean {
     if (this.#runs > 0 && (this.#runs >= this.#maxRuns || this.#bytes + bytes > this.#maxBytes)) return false;

@@ -122,8 +122,15 @@ export function eventQueries(db: Kysely<Database>): EventStore {
       const r = await db.selectFrom("inbox").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
       return Number(r.n);
     },
-    async inboxFor(sourceId, limit) {
-      const rows = await db.selectFrom("inbox").selectAll().where("source_id", "=", sourceId).orderBy("seq", "asc").limit(limit).execute();
+    async inboxFor(sourceId, limit, afterSeq = 0) {
+      const rows = await db
+        .selectFrom("inbox")
+        .selectAll()
+        .where("source_id", "=", sourceId)
+        .where("seq", ">", afterSeq)
+        .orderBy("seq", "asc")
+        .limit(limit)
+        .execute();
       return rows.map(inboxRow);
     },
     async timer(sourceId) {
