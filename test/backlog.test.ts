@@ -89,5 +89,15 @@ describe("a tiny in-flight capacity still runs everything", () => {
     for (const id of [...sources, ...listeners].map((s) => s.id)) {
       await waitFor(async () => ((await count(id)) >= PER ? true : undefined), 60_000, `all ${PER} events of ${id}`);
     }
+    // each exactly once: a read-back that took a running or finished row again would run it twice
+    for (const id of [...sources, ...listeners].map((s) => s.id)) assert.equal(await count(id), PER, id);
+    const seen = new Set<number>();
+    for (let after = ""; ; ) {
+      const page = (await t.request("GET", `/v1/sources/${sources[1]!.id}/event_summaries?limit=100&expand=event${after}`)).body;
+      for (const e of page.data) seen.add(e.event.i);
+      if (page.data.length < 100) break;
+      after = `&after=${page.page_info.end_cursor}`;
+    }
+    assert.deepEqual([...seen].sort((a, b) => a - b), Array.from({ length: PER }, (_, i) => i));
   });
 });
