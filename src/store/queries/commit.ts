@@ -1,8 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.ts";
-import { FencedError, type CommitBatch, type EventRow } from "../port.ts";
+import { FencedError, type CommitBatch, type DeliveryRow, type EventRow } from "../port.ts";
 import { atMost } from "./event-keys.ts";
 import { pendingWebhookDelivery } from "./webhook-deliveries.ts";
+import { deleteWhereIn, insertRows, type Dialect } from "./raw-rows.ts";
 
 // Rows per multi-row INSERT. A fixed chunk keeps the set of SQL strings (and so of prepared
 // statements) small; only a batch's remainder makes a statement of another size.
@@ -13,6 +14,21 @@ function chunks<T>(items: T[]): T[][] {
   for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
   return out;
 }
+
+const EVENT_COLUMNS = ["emitter_id", "user_id", "event_name", "ms", "n", "emit_id", "indexed_at_ms", "payload", "size", "meta"] as const;
+const DELIVERY_COLUMNS = [
+  "id",
+  "user_id",
+  "emitter_id",
+  "listener_id",
+  "event_name",
+  "event_id",
+  "payload",
+  "hops",
+  "attempts",
+  "next_at_ms",
+  "created_at_ms",
+] as const satisfies readonly (keyof DeliveryRow)[];
 
 const eventColumns = (e: EventRow) => ({
   emitter_id: e.emitter_id,
@@ -28,23 +44,23 @@ const eventColumns = (e: EventRow) => ({
 });
 
 /** Writes one group of invocation results; the caller runs it inside one transaction. */
-export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Promise<void> {
+export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch, dialect: Dialect): Promise<void> {
   if (batch.fence) await checkFence(trx, batch.fence);
   const counts = new Map<string, StreamDelta>();
   for (const part of chunks(batch.events)) {
-    await trx.insertInto("events").values(part.map(eventColumns)).execute();
+    await insertRows(trx, dialect, "events", EVENT_COLUMNS, part.map(eventColumns));
   }
   for (const e of batch.events) streamDelta(counts, e.emitter_id, e.event_name, e.user_id, 1);
   for (const part of chunks(batch.deliveries)) {
-    await trx.insertInto("deliveries").values(part).execute();
+    await insertRows(trx, dialect, "deliveries", DELIVERY_COLUMNS, part);
   }
   // a webhook's delivery history starts with the delivery (GET /v1/webhooks/{id}/deliveries)
   for (const part of chunks(batch.deliveries.filter((d) => d.listener_id.startsWith("wh_")))) {
     await trx.insertInto("webhook_deliveries").values(part.map(pendingWebhookDelivery)).execute();
   }
   for (const part of chunks(batch.deliveriesDone)) {
-    const r = await trx.deleteFrom("deliveries").where("id", "in", part).executeTakeFirst();
-    if (batch.fence) stillThere(r.numDeletedRows, part.length, "deliveries");
+    const deleted = await deleteWhereIn(trx, dialect, "deliveries", "id", part);
+    if (batch.fence) stillThere(deleted, part.length, "deliveries");
   }
   // one multi-row upsert per chunk: a statement per emitter cost more than the rest of a batch
   for (const part of chunks(batch.states)) {
@@ -71,8 +87,8 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch): Pr
       .execute();
   }
   for (const part of chunks(batch.inboxDone)) {
-    const r = await trx.deleteFrom("inbox").where("seq", "in", part).executeTakeFirst();
-    if (batch.fence) stillThere(r.numDeletedRows, part.length, "accepted runs");
+    const deleted = await deleteWhereIn(trx, dialect, "inbox", "seq", part);
+    if (batch.fence) stillThere(deleted, part.length, "accepted runs");
   }
   for (const t of batch.timers) {
     await trx
@@ -181,8 +197,8 @@ export async function subtractFromStreamCount(trx: Kysely<Database>, emitterId: 
 
 // Several nodes: work consumed by this commit that is gone already was done by another node
 // (the fence makes that all but impossible; this makes it certain): nothing is written twice.
-function stillThere(deleted: bigint, expected: number, what: string): void {
-  if (Number(deleted) !== expected) throw new FencedError([], `${expected - Number(deleted)} of these ${what} were finished by another node already`);
+function stillThere(deleted: number, expected: number, what: string): void {
+  if (deleted !== expected) throw new FencedError([], `${expected - deleted} of these ${what} were finished by another node already`);
 }
 
 // Fencing (several nodes): the leases the batch was written under must still be this node's,

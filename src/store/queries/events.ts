@@ -2,9 +2,11 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database, EventsTable } from "../schema.ts";
 import type { EmitterStateRow, EventRow, EventStore, InboxRow } from "../port.ts";
 import { commitBatch, subtractFromStreamCount } from "./commit.ts";
+import { insertRows, type Dialect } from "./raw-rows.ts";
 import { atLeast, atMost, newerThan, olderThan } from "./event-keys.ts";
 
 const INBOX_CHUNK = 64;
+const INBOX_COLUMNS = ["source_id", "kind", "event", "received_at_ms"] as const satisfies readonly (keyof InboxRow)[];
 
 /** fn in a transaction: this one if db is one already (a caller's Store.transaction), else a new one */
 function inTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
@@ -26,7 +28,7 @@ function toRow(r: Selectable<EventsTable>): EventRow {
   };
 }
 
-export function eventQueries(db: Kysely<Database>): EventStore {
+export function eventQueries(db: Kysely<Database>, dialect: Dialect): EventStore {
   const stream = (emitterId: string, eventName: string) =>
     db.selectFrom("events").where("emitter_id", "=", emitterId).where("event_name", "=", eventName);
   return {
@@ -104,7 +106,7 @@ export function eventQueries(db: Kysely<Database>): EventStore {
         // Multi-row inserts in fixed chunks (few distinct prepared statements). Both SQLite and
         // PostgreSQL return RETURNING rows in VALUES order for a plain INSERT ... VALUES.
         for (let i = 0; i < rows.length; i += INBOX_CHUNK) {
-          const out = await trx.insertInto("inbox").values(rows.slice(i, i + INBOX_CHUNK)).returning("seq").execute();
+          const out = await insertRows(trx, dialect, "inbox", INBOX_COLUMNS, rows.slice(i, i + INBOX_CHUNK), 'returning "seq"');
           for (const r of out) seqs.push(Number(r.seq));
         }
         return seqs;
@@ -144,7 +146,7 @@ export function eventQueries(db: Kysely<Database>): EventStore {
         .onConflict((oc) => oc.column("source_id").doUpdateSet({ next_due_ms: nextDueMs }))
         .execute();
     },
-    commit: (batch) => db.transaction().execute((trx) => commitBatch(trx, batch)),
+    commit: (batch) => db.transaction().execute((trx) => commitBatch(trx, batch, dialect)),
   };
 }
 
