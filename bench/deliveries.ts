@@ -201,14 +201,11 @@ export async function benchDeliveries(seconds: number, opts: DeliveryOptions = {
     { metric: "every listener got every event", value: totalMissing === 0 && accepted > 0 ? "yes" : "no", target: "yes", pass: totalMissing === 0 && accepted > 0 },
     { metric: "duplicates", value: int(dupes), target: "0", pass: dupes === 0 },
     { metric: "deliveries received (all listeners)", value: `${int(delivered)} of ${int(accepted * LISTENERS)}` },
-    opts.minDeliveriesPerSecond
-      ? {
-          metric: "deliveries/s (load start to last delivery)",
-          value: int(deliveryRate),
-          target: `>= ${int(opts.minDeliveriesPerSecond)}`,
-          pass: deliveryRate >= opts.minDeliveriesPerSecond,
-        }
-      : { metric: "deliveries/s (load start to last delivery)", value: int(deliveryRate) },
+    {
+      metric: "deliveries/s (load start to last delivery)",
+      value: int(deliveryRate),
+      ...(opts.minDeliveriesPerSecond ? { target: `>= ${int(opts.minDeliveriesPerSecond)}`, pass: deliveryRate >= opts.minDeliveriesPerSecond } : {}),
+    },
     { metric: "delivery latency p50", value: ms(pct(all, 50)) },
     { metric: "delivery latency p99", value: ms(p99), target: `< ${P99_TARGET} ms`, pass: p99 < P99_TARGET },
     { metric: "delivery latency max", value: ms(all[all.length - 1] ?? NaN) },

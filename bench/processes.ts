@@ -60,9 +60,11 @@ export async function startBare(): Promise<Running> {
 export async function startService(adminKey: string, env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "tributary-bench-"));
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), join(import.meta.dirname, "../src/main.ts")], {
+  // BENCH_NODE_ARGS: Node flags for the service (--cpu-prof, --trace-gc, ...); its stdout is then shown
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(import.meta.dirname, "../src/main.ts")], {
     env: { ...process.env, PORT: String(port), TRIBUTARY_DATA_DIR: dataDir, TRIBUTARY_ADMIN_KEY: adminKey, LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", process.env.BENCH_NODE_ARGS ? "inherit" : "ignore", "inherit"],
+    stdio: ["ignore", nodeArgs.length > 0 ? "inherit" : "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(`${url}/healthz`, child);

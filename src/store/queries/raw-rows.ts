@@ -57,8 +57,8 @@ export async function insertRows<R>(
 export async function deleteWhereIn(db: Kysely<any>, dialect: Dialect, table: string, column: string, keys: readonly (string | number)[]): Promise<number> {
   if (keys.length === 0) return 0;
   const sql = text(`${dialect}\0d\0${table}\0${column}\0${keys.length}`, () => {
-    const list = dialect === "sqlite" ? keys.map(() => "?").join(", ") : keys.map((_, i) => `$${i + 1}`).join(", ");
-    return `delete from "${table}" where "${column}" in (${list})`;
+    // one "row" of keys.length placeholders is the parenthesised list IN wants
+    return `delete from "${table}" where "${column}" in ${placeholders(dialect, 1, keys.length)}`;
   });
   const result = await db.executeQuery(CompiledQuery.raw(sql, [...keys]));
   return Number(result.numAffectedRows ?? 0n);
