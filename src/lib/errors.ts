@@ -56,6 +56,22 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * An AppError without a stack, for refusals made thousands of times a second (429 overloaded):
+ * capturing the stack was the costliest part of such an answer, and a 4xx is never logged.
+ */
+export function stackless(code: ErrorCode, message: string, retryAfterSeconds?: number): AppError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    const e = new AppError(code, message);
+    if (retryAfterSeconds !== undefined) e.retryAfterSeconds = retryAfterSeconds;
+    return e;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 export const notFound = (what = "resource"): AppError => new AppError("not_found", `${what} not found`);
 
 export const invalid = (message: string, details?: FieldProblem[]): AppError =>

@@ -1,5 +1,5 @@
 import type { Store } from "../../store/port.ts";
-import { AppError } from "../../lib/errors.ts";
+import { stackless } from "../../lib/errors.ts";
 
 // The brake on accepted work: past a bound on runs waiting in the inbox (TRIBUTARY_MAX_BACKLOG),
 // HTTP endpoints and run-now answer 429 with Retry-After instead of accepting work the service
@@ -16,11 +16,13 @@ export class Backlog {
   #acceptedSince = 0;
   #countedAt = 0;
   #counting = false;
+  readonly #refusal: string;
 
   /** `max`: inbox rows waiting past which new work is refused; 0 = no bound */
   constructor(store: Store, max: number) {
     this.#store = store;
     this.#max = max;
+    this.#refusal = `the service has ${max.toLocaleString("en-US")} or more accepted runs waiting: try again shortly`;
   }
 
   /** counts one more accepted run, or throws 429 overloaded when `max` or more wait already */
@@ -36,9 +38,7 @@ export class Backlog {
       this.#acceptedSince++;
       return;
     }
-    const e = new AppError("overloaded", `the service has ${this.#max.toLocaleString("en-US")} or more accepted runs waiting: try again shortly`);
-    e.retryAfterSeconds = 1;
-    throw e;
+    throw stackless("overloaded", this.#refusal, 1);
   }
 
   /** the run counted by take() was not accepted after all (its write failed) */

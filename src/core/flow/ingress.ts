@@ -100,9 +100,11 @@ export class Ingress {
     if (!(await this.#quotas.admit(t, "run"))) {
       throw new AppError("quota_exceeded", "this source's account has used up its daily quota");
     }
-    const event = httpEvent(req);
-    if (customResponse(t)) return this.#respondOrForward(t, event);
-    await this.enqueue(t, event);
+    if (customResponse(t)) return this.#respondOrForward(t, httpEvent(req));
+    // Judged before the request is parsed into an event: past the bound a refusal must cost far
+    // less than an acceptance, or refusing would slow the service down instead of relieving it.
+    this.#backlog?.take();
+    await this.#write(t, () => httpEvent(req));
     return ACCEPTED;
   }
 
@@ -121,9 +123,16 @@ export class Ingress {
   async enqueue(t: Target, event: unknown): Promise<void> {
     // counted before the write, so requests arriving together can't all slip under the bound
     this.#backlog?.take();
-    const eventJson = event === undefined ? undefined : JSON.stringify(event);
+    await this.#write(t, () => event);
+  }
+
+  /** The write of a run the backlog has counted already (take()); gives the count back if it fails. */
+  async #write(t: Target, event: () => unknown): Promise<void> {
     let seq: number;
+    let eventJson: string | undefined;
     try {
+      const value = event();
+      eventJson = value === undefined ? undefined : JSON.stringify(value);
       seq = await this.#inbox.add({
         source_id: t.source.id,
         kind: "run",
