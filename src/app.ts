@@ -50,6 +50,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     size: config.runners,
     settings: { warmMemoryMb: config.runnerWarmMemoryMb, runtimeBundle: runtimeBundle() },
     maxRssBytes: config.runnerMaxRssMb * 1024 * 1024,
+    nice: config.runnerNice,
   });
   // the logger exists once the HTTP server does; until then, errors go to stderr
   let log: (err: unknown, what: string) => void = (err, what) => console.error(what, err);

@@ -46,6 +46,8 @@ export interface RunnerPoolOptions {
   entry?: string;
   /** invocations out at one runner at once (default 256) */
   maxDispatched?: number;
+  /** the runners' CPU priority below the service's (nice, 0-19) */
+  nice?: number;
 }
 
 export class RunnerPool implements Invoker {

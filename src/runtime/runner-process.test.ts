@@ -1,6 +1,8 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { getPriority } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { AppError } from "../lib/errors.ts";
@@ -63,6 +65,21 @@ describe("RunnerProcess", () => {
     await assert.rejects(runner.request(req("crash"), opts()), { message: "crashed" });
     await assert.rejects(bystander, { message: "crashed" });
     assert.equal(await runner.request(req("echo", "again"), opts()), "again");
+  });
+
+  it("runs the runner, every thread of it, at the lower CPU priority it is given", async () => {
+    const low = new RunnerProcess({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts"), nice: 19 });
+    try {
+      assert.equal(await low.request(req("echo", 1), opts()), 1);
+      const pid = low.pid!;
+      const threads = process.platform === "linux" ? readdirSync(`/proc/${pid}/task`).map(Number) : [pid];
+      assert.ok(threads.length > 1 || process.platform !== "linux", "a Node process has several threads");
+      for (const tid of threads) assert.equal(getPriority(tid), 19, `thread ${tid}`);
+      // the service itself keeps its own priority
+      assert.notEqual(getPriority(), 19);
+    } finally {
+      low.close();
+    }
   });
 
   it("refuses requests once closed", async () => {

@@ -2,6 +2,7 @@
 // by Node's permission model. The host never trusts the runner to answer: each request carries a
 // wall-clock deadline, and a runner that overruns one (or dies) is replaced on the next request.
 import { fork, type ChildProcess } from "node:child_process";
+import { lowerPriority } from "./runner-priority.ts";
 import { resolve } from "node:path";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
 import type { RunnerMessage, RunnerReply, RunnerRequest } from "./protocol.ts";
@@ -41,6 +42,8 @@ export interface RunnerProcessOptions {
    * (0 = never): for runners used now and then, whose memory is worth more than their start-up.
    */
   idleMs?: number;
+  /** the runner's CPU priority below the service's (a nice value, 0-19; 0 = the same) */
+  nice?: number;
 }
 
 export interface RequestOptions {
@@ -89,6 +92,8 @@ interface ChildState {
   /** pending requests per key on this child */
   keys: Map<string, number>;
   retiring: boolean;
+  /** it has sent something (so it has started its threads, whose priority is set then) */
+  spoke: boolean;
 }
 
 export class RunnerProcess {
@@ -96,6 +101,7 @@ export class RunnerProcess {
   #settings: RunnerSettings | undefined;
   #maxRss: number;
   #idleMs: number;
+  readonly #nice: number;
   #idleTimer: NodeJS.Timeout | undefined;
   #child: ChildProcess | null = null;
   #pending = new Map<number, Pending>();
@@ -114,6 +120,12 @@ export class RunnerProcess {
     this.#settings = opts.settings;
     this.#maxRss = opts.maxRssBytes ?? 0;
     this.#idleMs = opts.idleMs ?? 0;
+    this.#nice = opts.nice ?? 0;
+  }
+
+  /** the current runner's process id (none between an idle stop and the next request) */
+  get pid(): number | undefined {
+    return this.#child?.pid;
   }
 
   /** whether a runner process is up now (not between an idle stop and the next request) */
@@ -202,13 +214,14 @@ export class RunnerProcess {
       serialization: "json",
     });
     this.started++;
+    lowerPriority(child.pid, this.#nice);
     // An idle runner must not keep the host alive; pending requests do, through their timers.
     child.unref();
     child.channel?.unref();
     child.on("message", (m: unknown) => this.#onMessage(child, m));
     child.once("exit", () => this.#onDeath(child));
     child.once("error", () => this.#onDeath(child));
-    this.#children.set(child, { pending: 0, keys: new Map(), retiring: false });
+    this.#children.set(child, { pending: 0, keys: new Map(), retiring: false, spoke: false });
     this.#child = child;
     return child;
   }
@@ -252,6 +265,11 @@ export class RunnerProcess {
   }
 
   #onMessage(child: ChildProcess, raw: unknown): void {
+    const state = this.#children.get(child);
+    if (state && !state.spoke) {
+      state.spoke = true;
+      lowerPriority(child.pid, this.#nice);
+    }
     if (Array.isArray(raw)) {
       for (const m of raw) this.#onReply(m);
       return;
