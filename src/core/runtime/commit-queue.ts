@@ -3,8 +3,13 @@ import { isStorageFault } from "./poison.ts";
 import { noMetrics, type CoreMetrics } from "./metrics.ts";
 
 // Group commit (DESIGN §5): results that finish while a transaction is being written wait for
-// the next one, and each transaction carries everything that queued up. Under load that is
-// one commit per few hundred results; when idle, a result commits on the next tick alone.
+// the next one, and each transaction carries everything that queued up. When idle, a result
+// commits on the next tick alone. Busy (a commit ended under BUSY_WITHIN_MS ago), a small group
+// waits GATHER_MS for more, as PostgreSQL's commit_delay does: results reach us one runner
+// message at a time, so without it a drain committed ~4 events per transaction, and the fixed
+// cost of each (begin, commit, emitter state, stream count) made SQL 50 µs per event; gathered,
+// ~17 per transaction and 34 µs (overload bench, statement timings). It adds at most GATHER_MS
+// to an event's latency, and only when events follow each other that closely anyway.
 // A group that fails for a reason of its own (not the store being unavailable) is committed again
 // part by part, so one result the store refuses fails alone instead of taking its group with it.
 
@@ -17,6 +22,10 @@ interface Waiter {
 }
 
 const MAX_EVENTS_PER_TX = 2000;
+const GATHER_MS = 2;
+const BUSY_WITHIN_MS = 5;
+/** a group this large commits at once: it already spreads the fixed cost */
+const GATHER_UNTIL_EVENTS = 256;
 // Usage counters live in memory (core/usage.ts, which quotas read); the store's copy is what
 // /users/me shows after a restart. Writing it once a second rather than with every group saves
 // an UPDATE per transaction; a crash can forget at most a second of counted usage.
@@ -34,6 +43,7 @@ export class CommitQueue {
   #scheduled = false;
   #usage: CommitBatch["usage"] = [];
   #usageWrittenAt = 0;
+  #lastCommitAt = -Infinity;
   readonly #metrics: CoreMetrics;
 
   constructor(store: Store, metrics: CoreMetrics = noMetrics) {
@@ -66,10 +76,14 @@ export class CommitQueue {
   #schedule(): void {
     if (this.#scheduled || this.#running) return;
     this.#scheduled = true;
-    setImmediate(() => {
+    const go = () => {
       this.#scheduled = false;
       this.#flush();
-    });
+    };
+    // Busy (the last commit ended moments ago) and little waiting: gather a little longer.
+    const busy = performance.now() - this.#lastCommitAt < BUSY_WITHIN_MS && this.#batch.events.length < GATHER_UNTIL_EVENTS;
+    if (busy) setTimeout(go, GATHER_MS);
+    else setImmediate(go);
   }
 
   #flush(): void {
@@ -99,6 +113,7 @@ export class CommitQueue {
     this.#running = running;
     void running.finally(() => {
       this.#running = null;
+      this.#lastCommitAt = performance.now();
       if (this.#waiters.length > 0) {
         // big backlogs are split so one transaction never grows without bound
         if (this.#batch.events.length > MAX_EVENTS_PER_TX) this.#flush();
