@@ -125,6 +125,10 @@ export async function benchOverload(seconds: number): Promise<void> {
     { metric: "sender behind schedule at the end", value: ms(sent.behindMs) },
     { metric: "ingress p50", value: ms(pct(sent.latencies, 50)) },
     { metric: "ingress p99", value: ms(pct(sent.latencies, 99)), target: "< 100 ms", pass: pct(sent.latencies, 99) < 100 },
+    {
+      metric: "ingress p99 by 5 s of the load",
+      value: sent.byWindow.map((w) => pct([...w].sort((a, b) => a - b), 99).toFixed(0)).join(" / ") + " ms",
+    },
     { metric: "ingress max", value: ms(sent.latencies[sent.latencies.length - 1] ?? NaN) },
     {
       metric: `bare at the same rate (${Math.min(seconds, 10)} s) p50 / p99`,

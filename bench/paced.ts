@@ -22,7 +22,11 @@ export interface SendResult {
   behindMs: number;
   /** answers by HTTP status */
   statuses: Record<number, number>;
+  /** round trips by the 5 s window of the load their request was due in: where a tail comes from */
+  byWindow: number[][];
 }
+
+const WINDOW_MS = 5000;
 
 /**
  * POSTs `rate` requests per second for `seconds`; body(seq) gives each request's body. A request
@@ -41,7 +45,7 @@ export async function paced(
   const tickMs = Math.max(TICK_MS, 1000 / rate);
   const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
   const ticks = Math.round((seconds * 1000) / tickMs);
-  const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [], behindMs: 0, statuses: {} };
+  const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [], behindMs: 0, statuses: {}, byWindow: [] };
   const one = (seq: number) =>
     new Promise<void>((resolve) => {
       const payload = body(seq);
@@ -51,7 +55,9 @@ export async function paced(
       const req = request({ host: target.hostname, port: target.port, path, method: "POST", agent, headers }, (res) => {
         res.resume();
         res.on("end", () => {
-          out.latencies.push(performance.now() - started);
+          const took = performance.now() - started;
+          out.latencies.push(took);
+          (out.byWindow[Math.floor((started - start) / WINDOW_MS)] ??= []).push(took);
           out.statuses[res.statusCode!] = (out.statuses[res.statusCode!] ?? 0) + 1;
           if (res.statusCode! >= 200 && res.statusCode! < 300) out.accepted.add(seq);
           else out.non2xx++;
