@@ -19,7 +19,9 @@ import { Api, int, mib, ms, pct, table, treeRss, waitForCount, type Check } from
 const MAX_SOCKETS = 256;
 const QUIET_MS = 15_000;
 
-export async function benchOverload(seconds: number): Promise<void> {
+/** `rate`: requests/s to offer instead of twice the measured capacity */
+export async function benchOverload(seconds: number, rate?: number): Promise<void> {
+  if (rate !== undefined && !(rate > 0)) throw new Error(`--rate must be a positive number, got "${rate}"`);
   const adminKey = "bench-admin-key-" + Date.now();
   const body = paddedBody({ kind: "overload", source: "bench" }, 200);
   const headers = { "content-type": "application/json" };
@@ -64,7 +66,7 @@ export async function benchOverload(seconds: number): Promise<void> {
     capStored = capDone.count;
     capDrainMs = Math.max(0, capDone.lastGrowthAt - capEnd);
     capacity = capStored / (cap.durationS + capDrainMs / 1000);
-    offered = Math.round(2 * capacity);
+    offered = rate ?? Math.round(2 * capacity);
 
     // 2. twice the capacity, paced, for `seconds`. The sender first runs 2 s at that rate against
     // a bare server: cold, its own JIT warm-up and first sockets made the service's first
@@ -126,7 +128,7 @@ export async function benchOverload(seconds: number): Promise<void> {
     { metric: "capacity: events stored / (load + drain)", value: `${int(capacity)} events/s (drain ${ms(capDrainMs)})` },
     { metric: "capacity ratio to bare req/s", value: (capacity / bareCap.rps).toFixed(2) },
     { metric: "capacity run: accepted, stored", value: `${int(cap.ok)}, ${int(capStored)}` },
-    { metric: `offered: 2x capacity for ${durationS} s (paced)`, value: `${int(offered)} req/s` },
+    { metric: rate === undefined ? `offered: 2x capacity for ${durationS} s (paced)` : `offered: --rate for ${durationS} s (paced)`, value: `${int(offered)} req/s` },
     { metric: "sent, answered 2xx (accepted)", value: `${int(sent.sent)}, ${int(accepted)} (${int(accepted / durationS)}/s)` },
     { metric: "answers by status", value: statuses },
     { metric: "429 answers", value: int(sent.statuses[429] ?? 0) },

@@ -17,7 +17,7 @@ import { benchTimers } from "./timers.ts";
 // subscription-delivery bench loads for 20 s and the packages bench loads each component for 10 s.
 // Flags: timers `--sources=N --interval=S` (1,000 sources, 1 s); fanout `--listeners=N --rate=R`
 // (100 listeners, 100 events/s); reads loads each stream for 10 s, overload offers twice the
-// measured capacity for 30 s, peers loads each server for 10 s.
+// measured capacity for 30 s (`--rate=R`: R requests/s instead), peers loads each server for 10 s.
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" (or --trace-gc, ...) starts the service process with
 // those Node flags, and shows its stdout.
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -42,7 +42,7 @@ const benches: Record<string, () => Promise<void>> = {
       p99TargetMs: 20,
     }),
   reads: () => benchReads(seconds(10)),
-  overload: () => benchOverload(seconds(30)),
+  overload: () => benchOverload(seconds(30), arg("rate") === undefined ? undefined : num("rate", 0)),
   peers: () => benchPeers(seconds(10)),
   packages: () => benchPackages(seconds(10)),
   // five saves under `tributary dev`; not a load test, so --seconds doesn't apply
