@@ -2,10 +2,10 @@
 // by Node's permission model. The host never trusts the runner to answer: each request carries a
 // wall-clock deadline, and a runner that overruns one (or dies) is replaced on the next request.
 import { fork, type ChildProcess } from "node:child_process";
-import { lowerPriority } from "./runner-priority.ts";
 import { resolve } from "node:path";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
 import type { RunnerMessage, RunnerReply, RunnerRequest } from "./protocol.ts";
+import { lowerPriority } from "./runner-priority.ts";
 import { runnerEntry } from "./runner-entry.ts";
 import { batchesOf, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
 
