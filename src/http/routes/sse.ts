@@ -88,13 +88,20 @@ async function stream(
     if (!corked) {
       corked = true;
       res.cork();
-      process.nextTick(() => {
-        corked = false;
-        res.uncork();
-      });
+      process.nextTick(uncork);
     }
     res.write(`id: ${m.id}\ndata: ${m.item}\n\n`);
     if (res.writableLength > MAX_BUFFERED_BYTES) end();
+  };
+  // The response's uncork writes the chunk's size line, its data and the closing CRLF to the
+  // socket one by one (Node's chunked encoding): three syscalls per message and stream, a fifth
+  // of the loop with 100 live streams. With the socket corked around it they leave in one writev.
+  const uncork = () => {
+    corked = false;
+    const socket = res.socket;
+    socket?.cork();
+    res.uncork();
+    socket?.uncork();
   };
   const onMessage = (m: BusMessage) => {
     if (m.eventName !== eventName) return;
