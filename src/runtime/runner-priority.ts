@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 
 // Runners run component code at a lower CPU priority than the service (nice 10 by default,
 // TRIBUTARY_RUNNER_NICE). Past capacity the service's event loop (the HTTP edge, the store) and
@@ -15,12 +15,13 @@ import { setPriority } from "node:os";
 // value is the process's. Lowering a child's priority needs no privilege; failures are ignored:
 // the runner then just competes as an equal, as before.
 
-/** Sets `nice` on every thread of `pid`; 0 leaves it alone. */
+/** Runs every thread of `pid` `nice` steps below this process (at most 19, the lowest); 0 leaves it alone. */
 export function lowerPriority(pid: number | undefined, nice: number): void {
   if (pid === undefined || nice <= 0) return;
+  const value = Math.min(19, getPriority() + nice);
   for (const id of threadsOf(pid)) {
     try {
-      setPriority(id, nice);
+      setPriority(id, value);
     } catch {
       // the thread ended meanwhile, or the system refuses: nothing to do
     }
