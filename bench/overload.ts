@@ -68,7 +68,7 @@ export async function benchOverload(seconds: number, rate?: number): Promise<voi
     capacity = capStored / (cap.durationS + capDrainMs / 1000);
     offered = rate ?? Math.round(2 * capacity);
 
-    // 2. twice the capacity, paced, for `seconds`. The sender first runs 2 s at that rate against
+    // 2. twice the capacity (or --rate), paced, for `seconds`. The sender first runs 2 s at that rate against
     // a bare server: cold, its own JIT warm-up and first sockets made the service's first
     // seconds look slow (p99 120-150 ms in the first 5 s, 30-40 ms after), while the bare
     // yardstick, measured last, always got a warm sender.

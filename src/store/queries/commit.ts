@@ -15,7 +15,7 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-const EVENT_COLUMNS = ["emitter_id", "user_id", "event_name", "ms", "n", "emit_id", "indexed_at_ms", "payload", "size", "meta"] as const;
+const EVENT_COLUMNS = ["emitter_id", "user_id", "event_name", "ms", "n", "emit_id", "indexed_at_ms", "payload", "size", "meta"] as const satisfies readonly (keyof EventRow)[];
 const DELIVERY_COLUMNS = [
   "id",
   "user_id",
