@@ -145,6 +145,16 @@ describe("invoke: emits, db, errors", () => {
   });
 });
 
+  it("a run's $emit kept past its end emits nothing into a later run; many emits of one run keep their order", async () => {
+    const invoke = source(`let kept; export default { run(n) {
+      if (!kept) { kept = this.$emit; for (let i = 0; i < 200; i++) this.$emit(i); return; }
+      try { kept("late"); } catch (e) { this.$emit(e.message); } } }`);
+    const first = await invoke({ event: 1 });
+    assert.deepEqual(events(first), Array.from({ length: 200 }, (_, i) => i));
+    const second = await invoke({ event: 2 });
+    assert.deepEqual(events(second), ["$emit is only available while the component is invoked"]);
+  });
+
 describe("invoke: limits", () => {
   it("an endless loop times out, and the source works again afterwards", async () => {
     const invoke = source(`export default { run(e) { if (e === "loop") while (true) {} this.$emit("ok"); } }`);

@@ -260,10 +260,8 @@ export class Instance {
     switch (op) {
       case "log":
         return inv.log(args[0], args[1]);
-      case "countEmit":
-        return inv.countEmit();
-      case "emit":
-        return inv.emit(args[0], args[1], args[2], args[3], args[4]);
+      case "emits":
+        return this.#emits(inv, args[0]);
       case "emitError":
         return inv.emitError(args[0], args[1]);
       case "dbGet":
@@ -284,11 +282,28 @@ export class Instance {
       case "step":
         running.cellId = typeof args[0] === "string" ? args[0].slice(0, MAX_ID_CHARS) : undefined;
         return;
-      case "done":
-        running.outcome = args[0] === null ? null : this.#reported(args[0]);
+      case "done": {
+        // the emits that waited for the end (isolate/invoke.js); one the runner refuses fails the run
+        let refused: unknown;
+        try {
+          this.#emits(inv, args[1]);
+        } catch (e) {
+          refused = e;
+        }
+        running.outcome = args[0] !== null ? this.#reported(args[0]) : refused === undefined ? null : this.#reported(refused);
         return;
+      }
       default:
         throw new Error(`unknown host call "${op}"`);
+    }
+  }
+
+  /** emits as the isolate queues them: [json, id, name, summary, ts] one after another */
+  #emits(inv: Invocation, flat: unknown): void {
+    if (!Array.isArray(flat) || flat.length % 5 !== 0) throw new TypeError("malformed emit");
+    for (let i = 0; i < flat.length; i += 5) {
+      inv.countEmit();
+      inv.emit(flat[i], flat[i + 1], flat[i + 2], flat[i + 3], flat[i + 4]);
     }
   }
 
