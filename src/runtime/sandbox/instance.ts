@@ -291,6 +291,8 @@ export class Instance {
           refused = e;
         }
         running.outcome = args[0] !== null ? this.#reported(args[0]) : refused === undefined ? null : this.#reported(refused);
+        // told, not called (isolate/host.js): it may come after the entry that sent it has ended
+        if (running.entries === 0) this.#end(running, running.outcome ?? undefined);
         return;
       }
       default:

@@ -13,6 +13,15 @@ export function call(op, ...args) {
   return ref.applySync(undefined, [op, ...args], { arguments: { copy: true }, result: { copy: true } });
 }
 
+/**
+ * A call whose answer nobody waits for: the isolate's thread goes on at once instead of waiting
+ * for the runner's to take the call (a futex wait and wake saved). Calls keep their order, and the
+ * runner's errors are dropped; used for "done", which the runner checks and never fails.
+ */
+export function tell(op, ...args) {
+  ref.applyIgnored(undefined, [op, ...args], { arguments: { copy: true } });
+}
+
 export function callAsync(op, ...args) {
   return new Promise((resolve, reject) => {
     const id = next++;

@@ -1,7 +1,7 @@
 // Runs INSIDE the isolate: builds `this` from the component's own prop definitions and runs one
 // hook or `run`. The outcome goes back to the runner through the "done" call, never as a return
 // value, so the runner alone decides when an invocation is over (see sandbox/instance.ts).
-import { call } from "./host.js";
+import { call, tell } from "./host.js";
 import { inspect } from "./inspect.js";
 import { resetInvocation } from "./runtime.js";
 import { StepFailure } from "./workflow.js";
@@ -216,8 +216,8 @@ export function bind(component) {
     const running = start(component, kind, event, parse(propsJson), limits, outbox);
     then.call(
       running,
-      () => call("done", null, outbox.close()),
-      (e) => call("done", describeError(e), outbox.close()),
+      () => tell("done", null, outbox.close()),
+      (e) => tell("done", describeError(e), outbox.close()),
     );
   };
 }
