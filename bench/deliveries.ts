@@ -17,19 +17,21 @@ import { Api, int, ms, pct, table, type Check } from "./util.ts";
 // all is in), so a broken delivery path costs DRAIN_MS, not a hang. The paced sender
 // (paced.ts), run against bare node:http, gives the yardstick.
 //
-// Fan-out (`--only=fanout --listeners=N [--rate=R]`, N = 100 and R = 100/s by default): the same
-// with N listeners on one emitter, so N deliveries per event (10,000/s offered by default); it
-// adds deliveries/s (listener events received over the time from the load's start to the last
-// one; target >= 10,000) and drains longer. Its p99 target is 20 ms.
+// Fan-out (`--only=fanout --listeners=N [--rate=R] [--latency-rate=L]`): the same with N listeners
+// (100) on one emitter, so N deliveries per event, in two runs. Capacity: R events/s (150, i.e.
+// 15,000 deliveries/s offered, more than the target) gives deliveries/s (listener events received
+// over the time from the load's start to the last one; target >= 10,000); at an offered rate the
+// service keeps up with, that figure would only measure the offer. Latency: L events/s (50, i.e.
+// 5,000 deliveries/s, within capacity) gives the p99, target < 20 ms. Both drain longer.
 
 export interface DeliveryOptions {
   listeners?: number;
   rate?: number;
   drainMs?: number;
   title?: string;
-  /** verdicts: deliveries/s at least this (fan-out), delivery p99 under this (default 100 ms) */
+  /** verdicts: deliveries/s at least this (fan-out), delivery p99 under this (default 100 ms; null: no verdict) */
   minDeliveriesPerSecond?: number;
-  p99TargetMs?: number;
+  p99TargetMs?: number | null;
 }
 const LISTENER = `export default { name: "listener", async run(event) { this.$emit(event) } }`;
 
@@ -125,7 +127,7 @@ export async function benchDeliveries(seconds: number, opts: DeliveryOptions = {
   const LISTENERS = opts.listeners ?? 10;
   const RATE = opts.rate ?? 500;
   const DRAIN_MS = opts.drainMs ?? 10_000;
-  const P99_TARGET = opts.p99TargetMs ?? 100;
+  const P99_TARGET = opts.p99TargetMs === undefined ? 100 : opts.p99TargetMs;
   if (!(Number.isInteger(LISTENERS) && LISTENERS > 0)) throw new Error(`--listeners must be a positive integer, got ${LISTENERS}`);
   if (!(RATE > 0)) throw new Error(`--rate must be a positive number, got ${RATE}`);
   const adminKey = "bench-admin-key-" + Date.now();
@@ -207,7 +209,7 @@ export async function benchDeliveries(seconds: number, opts: DeliveryOptions = {
       ...(opts.minDeliveriesPerSecond ? { target: `>= ${int(opts.minDeliveriesPerSecond)}`, pass: deliveryRate >= opts.minDeliveriesPerSecond } : {}),
     },
     { metric: "delivery latency p50", value: ms(pct(all, 50)) },
-    { metric: "delivery latency p99", value: ms(p99), target: `< ${P99_TARGET} ms`, pass: p99 < P99_TARGET },
+    { metric: "delivery latency p99", value: ms(p99), ...(P99_TARGET === null ? {} : { target: `< ${P99_TARGET} ms`, pass: p99 < P99_TARGET }) },
     { metric: "delivery latency max", value: ms(all[all.length - 1] ?? NaN) },
     { metric: "ratio delivery p99 : bare round-trip p99", value: all.length ? (p99 / bareP99).toFixed(1) + "x" : "n/a" },
     { metric: "last delivery after the load ended", value: lastAt > loadEnd ? ms(lastAt - loadEnd) : "n/a" },

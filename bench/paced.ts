@@ -43,7 +43,8 @@ export async function paced(
   const target = new URL(url);
   // below 100/s a tick carries one request and ticks come every 1000 / rate ms
   const tickMs = Math.max(TICK_MS, 1000 / rate);
-  const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
+  // a tick's share of the rate, kept fractional: 150/s is 1.5 per 10 ms tick, not 2
+  const perTick = Math.max(1, (rate * tickMs) / 1000);
   const ticks = Math.round((seconds * 1000) / tickMs);
   const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [], behindMs: 0, statuses: {}, byWindow: [] };
   const one = (seq: number) =>
@@ -79,7 +80,7 @@ export async function paced(
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     out.behindMs = Math.max(0, performance.now() - due);
-    for (let i = 0; i < perTick; i++, out.sent++) pending.push(one(seq++));
+    for (const upTo = Math.floor((t + 1) * perTick); seq < upTo; out.sent++) pending.push(one(seq++));
   }
   await Promise.all(pending);
   agent.destroy();

@@ -15,8 +15,8 @@ import { benchTimers } from "./timers.ts";
 // starts its own service (fresh data dir) and stops it. Without --seconds the API, ingest and
 // live-latency benches load for 10 s each, the timers bench measures a 30 s window, the
 // subscription-delivery bench loads for 20 s and the packages bench loads each component for 10 s.
-// Flags: timers `--sources=N --interval=S` (1,000 sources, 1 s); fanout `--listeners=N --rate=R`
-// (100 listeners, 100 events/s); reads loads each stream for 10 s, overload offers twice the
+// Flags: timers `--sources=N --interval=S` (1,000 sources, 1 s); fanout `--listeners=N --rate=R
+// --latency-rate=L` (100 listeners; 150 events/s for capacity, 50 for latency); reads loads each stream for 10 s, overload offers twice the
 // measured capacity for 30 s (`--rate=R`: R requests/s instead), peers loads each server for 10 s.
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" (or --trace-gc, ...) starts the service process with
 // those Node flags, and shows its stdout.
@@ -32,15 +32,14 @@ const benches: Record<string, () => Promise<void>> = {
   sse: () => benchSse(seconds(10)),
   timers: () => benchTimers(seconds(30), { sources: num("sources", 1000), interval: num("interval", 1) }),
   deliveries: () => benchDeliveries(seconds(20)),
-  fanout: () =>
-    benchDeliveries(seconds(20), {
-      listeners: num("listeners", 100),
-      rate: num("rate", 100),
-      drainMs: 60_000,
-      title: "Fan-out",
-      minDeliveriesPerSecond: 10_000,
-      p99TargetMs: 20,
-    }),
+  // capacity: more offered than the target, so deliveries/s measures what the service sustains;
+  // latency: a rate within that capacity, where the p99 target applies
+  fanout: async () => {
+    const listeners = num("listeners", 100);
+    const common = { listeners, drainMs: 60_000 };
+    await benchDeliveries(seconds(20), { ...common, rate: num("rate", 150), title: "Fan-out capacity", minDeliveriesPerSecond: 10_000, p99TargetMs: null });
+    await benchDeliveries(seconds(20), { ...common, rate: num("latency-rate", 50), title: "Fan-out latency (within capacity)", p99TargetMs: 20 });
+  },
   reads: () => benchReads(seconds(10)),
   overload: () => benchOverload(seconds(30), arg("rate") === undefined ? undefined : num("rate", 0)),
   peers: () => benchPeers(seconds(10)),
