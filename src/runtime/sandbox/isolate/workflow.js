@@ -2,7 +2,7 @@
 // trigger event and runs the steps in order, each as `step.run({ steps, $ })` with `this` the
 // step's own object. invoke.js runs it like any component, so emits, logs, limits and the outcome
 // follow the sources' paths. Builtins are captured here, before any step code can replace them.
-import { call } from "./host.js";
+import { tell } from "./host.js";
 
 const { apply, defineProperty } = Reflect;
 const { hasOwn, freeze } = Object;
@@ -54,8 +54,9 @@ export function makeWorkflow(steps, ...components) {
       });
       const results = { trigger: { event } };
       for (const step of list) {
-        // Lets the runner put the step on a timeout or out-of-memory error it reports itself.
-        call("step", step.cellId);
+        // Lets the runner put the step on a timeout or out-of-memory error it reports itself. Told,
+        // not called: nothing waits for the answer, and it reaches the runner before any later call.
+        tell("step", step.cellId);
         const exports = {};
         const $ = { send, flow, export: (name, value) => void setOwn(exports, String(name), value) };
         // Older Pipedream steps emit through the global $send.
