@@ -35,6 +35,18 @@ describe("invoke: bounds on what a component hands the host", () => {
     assert.equal(r.emits.length, 20);
   });
 
+  it("emits still waiting in the sandbox when the run ends are held to the bound too", async () => {
+    // small emits wait in the isolate and reach the runner with the outcome: past the bound, the
+    // run fails there, naming the bound and nothing of the runner's own code
+    const r = await run(`export default { run() { for (let i = 0; i < 3; i++) this.$emit("z".repeat(600)); } }`, {
+      limits: { maxResultBytes: 1000 },
+    });
+    assert.equal(r.error?.name, "RangeError");
+    assert.match(r.error?.message ?? "", /output would pass 1000 bytes/);
+    assert.equal(r.error?.stack, "");
+    assert.deepEqual(r.emits, []);
+  });
+
   it("an emit nested deeper than 256 levels is refused onto $errors; the run's other emits land", async () => {
     const r = await run(`export default { run() {
       this.$emit(JSON.parse(${nested(5000)}));

@@ -143,7 +143,6 @@ describe("invoke: emits, db, errors", () => {
     const results = await Promise.all([30, 1, 10].map((ms) => invoke({ event: ms })));
     assert.deepEqual(events(results[2]), [[30, 1, 10]]);
   });
-});
 
   it("a run's $emit kept past its end emits nothing into a later run; many emits of one run keep their order", async () => {
     const invoke = source(`let kept; export default { run(n) {
@@ -154,6 +153,7 @@ describe("invoke: emits, db, errors", () => {
     const second = await invoke({ event: 2 });
     assert.deepEqual(events(second), ["$emit is only available while the component is invoked"]);
   });
+});
 
 describe("invoke: limits", () => {
   it("an endless loop times out, and the source works again afterwards", async () => {

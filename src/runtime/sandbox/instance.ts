@@ -284,13 +284,14 @@ export class Instance {
         return;
       case "done": {
         // the emits that waited for the end (isolate/invoke.js); one the runner refuses fails the run
-        let refused: unknown;
+        let refused: InvocationError | undefined;
         try {
           this.#emits(inv, args[1]);
         } catch (e) {
-          refused = e;
+          // its name and message: the runner's own stack is nobody's business
+          refused = e instanceof Error ? invocationError(e.name, e.message, "") : invocationError("Error", String(e), "");
         }
-        running.outcome = args[0] !== null ? this.#reported(args[0]) : refused === undefined ? null : this.#reported(refused);
+        running.outcome = args[0] !== null ? this.#reported(args[0]) : (refused ?? null);
         // told, not called (isolate/host.js): it may come after the entry that sent it has ended
         if (running.entries === 0) this.#end(running, running.outcome ?? undefined);
         return;

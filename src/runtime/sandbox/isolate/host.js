@@ -16,7 +16,7 @@ export function call(op, ...args) {
 /**
  * A call whose answer nobody waits for: the isolate's thread goes on at once instead of waiting
  * for the runner's to take the call (a futex wait and wake saved). Calls keep their order, and the
- * runner's errors are dropped; used for "done", which the runner checks and never fails.
+ * runner's errors are dropped: for "done" and "step", which the runner checks and never fail.
  */
 export function tell(op, ...args) {
   ref.applyIgnored(undefined, [op, ...args], { arguments: { copy: true } });
