@@ -135,8 +135,12 @@ export async function benchTimers(seconds: number, opts: { sources?: number; int
     for (let k = kFrom; k < Math.min(kTo, ticks.length); k++) {
       const t = ticks[k];
       const dueAt = d0 + k * every;
-      // fired (t, whole seconds) before it was due: a due time was skipped earlier on
-      if (Number.isFinite(t.t) && t.t * 1000 + 999 < dueAt) skewed++;
+      // Fired (t, whole seconds) half an interval or more before it was due: a due time was skipped
+      // earlier on, which shifts every later tick by a whole interval. Less than that is the
+      // inference: d0 comes from when runs started in the sandbox, t from when the tick fired,
+      // and a tick dispatched faster than its source's quickest one looked a few ms early (3 of
+      // 30,000 ticks at 10,000 sources on 15 s were counted so).
+      if (Number.isFinite(t.t) && t.t * 1000 + 999 < dueAt - every / 2) skewed++;
       ran++;
       if (Number.isFinite(t.t)) lateFire.push(t.t * 1000 - dueAt);
       lateRun.push(t.at - dueAt);
@@ -155,7 +159,7 @@ export async function benchTimers(seconds: number, opts: { sources?: number; int
     { metric: "ticks due in the window", value: int(due) },
     { metric: "ticks run by the end (+3 s) (events stored)", value: int(ran) },
     { metric: "ticks run / ticks due", value: `${(ratio * 100).toFixed(2)} %`, target: ">= 99.9 %", pass: ratio >= 0.999 },
-    { metric: "ticks fired before their inferred due time", value: int(skewed), target: "0", pass: skewed === 0 },
+    { metric: "ticks fired >= half an interval before their inferred due time", value: int(skewed), target: "0", pass: skewed === 0 },
     { metric: "invocations in the window, by /users/me", value: Number.isFinite(invocations) ? int(invocations) : "n/a" },
     { metric: "lateness to run p50", value: ms(pct(lateRun, 50)) },
     { metric: "lateness to run p99", value: ms(pct(lateRun, 99)), target: "< 250 ms", pass: pct(lateRun, 99) < 250 },
