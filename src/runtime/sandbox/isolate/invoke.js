@@ -51,7 +51,7 @@ function emitError(message) {
 // Emits wait here and go to the runner with the outcome ("done"), or sooner once many wait: each
 // call out of the isolate is a round trip between two threads of the runner (a futex wait and a
 // wake on each side), and with one $emit per run the counting call, the emit and "done" were
-// three of them. They were 40% of a runner's CPU in the fan-out bench. A run that fails keeps
+// three of them. Hand-offs were 36% of a runner's CPU in the fan-out bench. A run that fails keeps
 // none of its emits, so holding them until its end loses nothing. The runner checks every emit
 // again when it arrives (sizes, depth, the output bound); the count is kept here, where the
 // component's $emit call can fail as it should.
