@@ -16,8 +16,9 @@ import { benchTimers } from "./timers.ts";
 // live-latency benches load for 10 s each, the timers bench measures a 30 s window, the
 // subscription-delivery bench loads for 20 s and the packages bench loads each component for 10 s.
 // Flags: timers `--sources=N --interval=S` (1,000 sources, 1 s); fanout `--listeners=N --rate=R
-// --latency-rate=L` (100 listeners; 150 events/s for capacity, 50 for latency); reads loads each stream for 10 s, overload offers twice the
-// measured capacity for 30 s (`--rate=R`: R requests/s instead), peers loads each server for 10 s.
+// --latency-rate=L` (100 listeners; 150 events/s for capacity, 50 for latency); reads loads each
+// stream for 10 s, overload offers twice the measured capacity for 30 s (`--rate=R`: R requests/s
+// instead), peers loads each server for 10 s.
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" (or --trace-gc, ...) starts the service process with
 // those Node flags, and shows its stdout.
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];

@@ -206,7 +206,7 @@ export class Instance {
       () => {
         running.entries--;
         then?.();
-        if (running.outcome !== undefined && running.entries === 0) this.#end(running, running.outcome ?? undefined);
+        this.#endIfSettled(running);
       },
       (e: unknown) => {
         running.entries--;
@@ -234,6 +234,11 @@ export class Instance {
     // The runner's own frames after the boundary are nobody's business.
     const stack = e instanceof Error && typeof e.stack === "string" ? e.stack.split(/\n\s*at \(<isolated-vm boundary>\)/)[0] : "";
     return invocationError(e instanceof Error ? e.name : "Error", message, stack);
+  }
+
+  /** A run is over once its outcome ("done") has come and no entry into it is under way, in either order. */
+  #endIfSettled(running: Running): void {
+    if (running.outcome !== undefined && running.entries === 0) this.#end(running, running.outcome ?? undefined);
   }
 
   #end(running: Running, error: InvocationError | undefined): void {
@@ -289,11 +294,11 @@ export class Instance {
           this.#emits(inv, args[1]);
         } catch (e) {
           // its name and message: the runner's own stack is nobody's business
-          refused = e instanceof Error ? invocationError(e.name, e.message, "") : invocationError("Error", String(e), "");
+          refused = invocationError(e instanceof Error ? e.name : "Error", e instanceof Error ? e.message : String(e), "");
         }
         running.outcome = args[0] !== null ? this.#reported(args[0]) : (refused ?? null);
         // told, not called (isolate/host.js): it may come after the entry that sent it has ended
-        if (running.entries === 0) this.#end(running, running.outcome ?? undefined);
+        this.#endIfSettled(running);
         return;
       }
       default:
