@@ -38,6 +38,8 @@ export interface Config {
   runnerMaxRssMb: number;
   /** how far below the service's CPU priority runners run (nice, 0-19; 0 = the same) */
   runnerNice: number;
+  /** runners may enter a quick component's isolate on their own thread (runtime/sandbox/entry-mode.ts) */
+  runnerSyncEntries: boolean;
   /** runs and deliveries held in memory at once; the rest waits in the store */
   maxInFlight: number;
   /** ...and the bytes of their events, MiB */
@@ -212,6 +214,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     runnerWarmMemoryMb: int("TRIBUTARY_RUNNER_WARM_MEMORY_MB", e.TRIBUTARY_RUNNER_WARM_MEMORY_MB, 1024, 64),
     runnerMaxRssMb: int("TRIBUTARY_RUNNER_MAX_RSS_MB", e.TRIBUTARY_RUNNER_MAX_RSS_MB, 2048, 0),
     runnerNice: Math.min(19, int("TRIBUTARY_RUNNER_NICE", e.TRIBUTARY_RUNNER_NICE, 10, 0)),
+    runnerSyncEntries: onOff("TRIBUTARY_SYNC_ENTRIES", e.TRIBUTARY_SYNC_ENTRIES, true),
     maxInFlight: int("TRIBUTARY_MAX_IN_FLIGHT", e.TRIBUTARY_MAX_IN_FLIGHT, 4096, 1),
     maxInFlightMb: int("TRIBUTARY_MAX_IN_FLIGHT_MB", e.TRIBUTARY_MAX_IN_FLIGHT_MB, 128, 1),
     maxBacklog: int("TRIBUTARY_MAX_BACKLOG", e.TRIBUTARY_MAX_BACKLOG, 100_000, 0),

@@ -1,13 +1,13 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { RunnerProcess } from "./runner-process.ts";
-import { events, harness } from "./fixtures/invoke-harness.ts";
+import { events, harness, testRunner } from "./fixtures/invoke-harness.ts";
 
 // What one invocation may hand the host, and what it may hold, is bounded (bytes, nesting,
 // WebAssembly, timer floods, respond() headers): past a bound the invocation fails with a clear
 // error, and the runner serving it goes on serving others.
 
-const runner = new RunnerProcess();
+const runner = testRunner();
 after(() => runner.close());
 const { run } = harness(runner);
 

@@ -4,11 +4,10 @@ import { createHash, createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ATOM, RSS } from "./fixtures/feeds.ts";
-import { events, harness } from "./fixtures/invoke-harness.ts";
+import { events, harness, testRunner } from "./fixtures/invoke-harness.ts";
 import { listShippedComponents } from "./registry-files.ts";
-import { RunnerProcess } from "./runner-process.ts";
 
-const runner = new RunnerProcess();
+const runner = testRunner();
 let server: Server;
 let origin = "";
 let allow: string[] = [];

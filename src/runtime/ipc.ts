@@ -8,6 +8,12 @@ export interface RunnerSettings {
   warmMemoryMb: number;
   /** the in-isolate runtime as one module (runtime-bundle.ts); absent: its modules one by one */
   runtimeBundle?: string;
+  /**
+   * false: every entry into an isolate goes through isolated-vm's thread pool; true: quick code
+   * earns entries on the runner's thread (entry-mode.ts); "always": every code from its first
+   * entry on, as long as it doesn't stall (for the tests of that path)
+   */
+  syncEntries?: boolean | "always";
 }
 
 /** One message from a runner: the replies finished in one tick, and the runner's RSS then. */

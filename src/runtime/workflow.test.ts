@@ -5,11 +5,10 @@ import type { AddressInfo } from "node:net";
 import { AppError } from "../lib/errors.ts";
 import { createAnalyzer } from "./analyzer.ts";
 import type { InvokeLimits, InvokeReply, InvokeRequest, InvokeResult } from "./protocol.ts";
-import { LIMITS } from "./fixtures/invoke-harness.ts";
-import { RunnerProcess } from "./runner-process.ts";
+import { LIMITS, testRunner } from "./fixtures/invoke-harness.ts";
 import { parseWorkflowCode, WORKFLOW_MARKER, workflowCode, type WorkflowStepCode } from "./workflow-code.ts";
 
-const runner = new RunnerProcess();
+const runner = testRunner();
 const analyzer = createAnalyzer({ timeoutMs: 1000 });
 let server: Server;
 let origin = "";

@@ -13,9 +13,12 @@ import { loadCode } from "./load-workflow.ts";
 import { prepareContext } from "./runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
 import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
+import { EntryModes } from "./entry-mode.ts";
 
 /** isolates ended on purpose (a timeout): any other disposal of an isolate was V8's, out of memory */
 const endedOnPurpose = new WeakSet<ivm.Isolate>();
+/** this runner's choice of entry per code hash: on its own thread once quick, else the pool's */
+export const entryModes = new EntryModes();
 
 const MAX_TIMERS = 1000;
 /**
@@ -196,22 +199,33 @@ export class Instance {
     }
     running.entries++;
     const timeout = Math.max(1, Math.ceil(running.deadline - Date.now()));
+    const sync = entryModes.sync(this.codeHash);
+    const startedAt = performance.now();
     let entered: Promise<unknown>;
     try {
-      entered = ref.apply(undefined, args, { arguments: { copy: true }, timeout });
+      const opts = { arguments: { copy: true }, timeout } as const;
+      // the entry's last argument: how it came (isolate/host.js, tell)
+      const withMode = [...args, sync];
+      entered = sync ? Promise.resolve(ref.applySync(undefined, withMode, opts)) : ref.apply(undefined, withMode, opts);
     } catch (e) {
       entered = Promise.reject(e);
     }
+    // a synchronous entry's time is all its own; an async one's is measured once its result is back
+    const syncMs = sync ? performance.now() - startedAt : 0;
     entered.then(
       () => {
         running.entries--;
+        entryModes.took(this.codeHash, sync ? syncMs : performance.now() - startedAt, sync);
         then?.();
         this.#endIfSettled(running);
       },
       (e: unknown) => {
         running.entries--;
         then?.();
-        this.#end(running, this.#entryError(running, e));
+        const error = this.#entryError(running, e);
+        if (error.name === "TimeoutError" || error.name === "OutOfMemoryError") entryModes.stalled(this.codeHash, sync);
+        else entryModes.took(this.codeHash, sync ? syncMs : performance.now() - startedAt, sync);
+        this.#end(running, error);
       },
     );
   }

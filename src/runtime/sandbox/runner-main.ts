@@ -5,11 +5,13 @@ import type { RunnerMessage, RunnerReply } from "../protocol.ts";
 import { batchesOf, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
 import { analyze } from "./analyze.ts";
 import { invoke, setWarmMemoryMb } from "./invoke.ts";
+import { entryModes } from "./instance.ts";
 import { useRuntimeBundle } from "./runtime-modules.ts";
 
 const settings = JSON.parse(process.argv[2] ?? "{}") as Partial<RunnerSettings>;
 if (typeof settings.warmMemoryMb === "number" && settings.warmMemoryMb > 0) setWarmMemoryMb(settings.warmMemoryMb);
 if (typeof settings.runtimeBundle === "string") useRuntimeBundle(settings.runtimeBundle);
+if (settings.syncEntries === false || settings.syncEntries === "always") entryModes.set(settings.syncEntries);
 
 async function handle(msg: RunnerMessage): Promise<unknown> {
   switch (msg.type) {

@@ -1,7 +1,7 @@
 // Runs INSIDE the isolate: builds `this` from the component's own prop definitions and runs one
 // hook or `run`. The outcome goes back to the runner through the "done" call, never as a return
 // value, so the runner alone decides when an invocation is over (see sandbox/instance.ts).
-import { call, tell } from "./host.js";
+import { call, entered, tell } from "./host.js";
 import { inspect } from "./inspect.js";
 import { resetInvocation } from "./runtime.js";
 import { StepFailure } from "./workflow.js";
@@ -208,7 +208,8 @@ async function start(component, kind, event, props, limits, outbox) {
 
 /** The invocation entry for one component: returns at once; "done" reports the outcome and the emits. */
 export function bind(component) {
-  return (kind, eventJson, propsJson, limitsJson) => {
+  return (kind, eventJson, propsJson, limitsJson, sync) => {
+    entered(sync);
     resetInvocation();
     const event = eventJson === undefined ? undefined : parse(eventJson);
     const limits = parse(limitsJson);

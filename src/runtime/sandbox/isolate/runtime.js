@@ -4,7 +4,7 @@
 import { createAxios } from "./axios.js";
 import { fetch, Headers, Response } from "./fetch.js";
 import { Blob, File, FormData, Request } from "./body.js";
-import { call, connect, forgetPending } from "./host.js";
+import { call, connect, entered, forgetPending } from "./host.js";
 import { format } from "./inspect.js";
 import { URL, URLSearchParams } from "./url.js";
 
@@ -20,7 +20,8 @@ export function resetInvocation() {
 }
 
 /** Called by the runner (as an entry into the isolate) when a timer is due. */
-export function fireTimer(id) {
+export function fireTimer(id, sync) {
+  entered(sync);
   const t = timers.get(id);
   if (!t) return;
   if (!t.repeat) timers.delete(id);
