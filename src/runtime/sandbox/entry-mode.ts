@@ -10,11 +10,14 @@
 // demotes it for good. After a few such stalls a runner stops promoting anything, which bounds
 // what a component that behaves until it is promoted can cost its neighbours.
 
-/** an async entry at most this long (wall time, hops included) counts towards promotion */
-const QUICK_MS = 5;
+/** an async entry at most this long in its isolate (host calls included) counts towards promotion */
+const QUICK_MS = 2;
 /** quick async entries in a row that promote a code hash (doubled by each demotion) */
 const PROMOTE_AFTER = 16;
-/** a synchronous entry longer than this demotes its code hash */
+/**
+ * synchronous entries longer than this on average demote their code hash: an average (a moving
+ * one, over about the last 5), as one entry that took long may be a descheduled thread or a GC
+ */
 const SLOW_MS = 5;
 /** a synchronous entry longer than this demotes its code hash for good */
 const STALL_MS = 100;
@@ -23,6 +26,8 @@ const MAX_STALLS = 3;
 
 interface Mode {
   streak: number;
+  /** moving average of its synchronous entries' times, ms */
+  syncMs: number;
   demotions: number;
   sync: boolean;
   banned: boolean;
@@ -49,21 +54,25 @@ export class EntryModes {
     return m ? m.sync : this.#always;
   }
 
-  /** an entry of this code took `ms` (wall time) and ended without a timeout or memory failure */
+  /** an entry of this code took `ms` (its time in the isolate) and ended without a timeout or memory failure */
   took(codeHash: string, ms: number, wasSync: boolean): void {
     if (!this.#enabled || this.#always) return;
     const m = this.#modes.get(codeHash) ?? this.#add(codeHash);
     if (m.banned) return;
     if (wasSync) {
+      m.syncMs += (ms - m.syncMs) / 5;
       if (ms > STALL_MS) this.stalled(codeHash, true);
-      else if (ms > SLOW_MS) this.#demote(m);
+      else if (m.syncMs > SLOW_MS) this.#demote(m);
       return;
     }
     if (ms > QUICK_MS) {
       m.streak = 0;
       return;
     }
-    if (++m.streak >= PROMOTE_AFTER << m.demotions) m.sync = true;
+    if (++m.streak >= PROMOTE_AFTER << m.demotions) {
+      m.sync = true;
+      m.syncMs = 0;
+    }
   }
 
   /** an entry of this code timed out, ran out of memory or stalled the runner: async for good */
@@ -82,7 +91,7 @@ export class EntryModes {
   }
 
   #add(codeHash: string): Mode {
-    const m: Mode = { streak: 0, demotions: 0, sync: false, banned: false };
+    const m: Mode = { streak: 0, syncMs: 0, demotions: 0, sync: false, banned: false };
     this.#modes.set(codeHash, m);
     return m;
   }

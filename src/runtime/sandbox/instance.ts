@@ -201,6 +201,7 @@ export class Instance {
     const timeout = Math.max(1, Math.ceil(running.deadline - Date.now()));
     const sync = entryModes.sync(this.codeHash);
     const startedAt = performance.now();
+    const isolateWall = sync ? 0n : this.isolate.wallTime;
     let entered: Promise<unknown>;
     try {
       const opts = { arguments: { copy: true }, timeout } as const;
@@ -210,12 +211,15 @@ export class Instance {
     } catch (e) {
       entered = Promise.reject(e);
     }
-    // a synchronous entry's time is all its own; an async one's is measured once its result is back
+    // What the entry would hold the runner's thread for: a synchronous one's own time; an async
+    // one's time in the isolate (host calls included, the wait for a pool thread not: under load
+    // that wait is most of its wall time, and it is what entering synchronously saves).
     const syncMs = sync ? performance.now() - startedAt : 0;
+    const took = () => (sync ? syncMs : this.isolate.isDisposed ? Infinity : Number(this.isolate.wallTime - isolateWall) / 1e6);
     entered.then(
       () => {
         running.entries--;
-        entryModes.took(this.codeHash, sync ? syncMs : performance.now() - startedAt, sync);
+        entryModes.took(this.codeHash, took(), sync);
         then?.();
         this.#endIfSettled(running);
       },
@@ -224,7 +228,7 @@ export class Instance {
         then?.();
         const error = this.#entryError(running, e);
         if (error.name === "TimeoutError" || error.name === "OutOfMemoryError") entryModes.stalled(this.codeHash, sync);
-        else entryModes.took(this.codeHash, sync ? syncMs : performance.now() - startedAt, sync);
+        else entryModes.took(this.codeHash, took(), sync);
         this.#end(running, error);
       },
     );
