@@ -101,3 +101,41 @@ describe("a tiny in-flight capacity still runs everything", () => {
     assert.deepEqual([...seen].sort((a, b) => a - b), Array.from({ length: PER }, (_, i) => i));
   });
 });
+
+// Past the bound the refusal is made by the node:http server before Fastify routes the request
+// (src/http/early-refusal.ts): real HTTP here, as inject() goes around that server.
+describe("backlog bound, over real HTTP", () => {
+  let t: TestApp;
+  let base = "";
+  before(async () => {
+    t = await startApp({ TRIBUTARY_MAX_BACKLOG: "3" });
+    base = await t.app.http.listen({ port: 0, host: "127.0.0.1" });
+  });
+  after(() => t.close());
+
+  test("endpoints answer 429 with the envelope and Retry-After, preflights and the API still answer, and every accepted request runs", async () => {
+    const src = await createSource(t, SLOW);
+    const url = base + endpointPath(src);
+    const post = async (i: number) => {
+      const res = await fetch(url, { method: "POST", body: JSON.stringify({ i }), headers: { "content-type": "application/json", origin: "https://app.example" } });
+      return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
+    };
+    let accepted = 0;
+    // bursts until refusals come, from the early path or from Ingress (the same answer either way)
+    const refused = await waitFor(async () => {
+      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => post(i)));
+      for (const r of replies) assert.ok(r.status === 200 || r.status === 429, `${r.status} ${r.text}`);
+      accepted += replies.filter((r) => r.status === 200).length;
+      return replies.find((r) => r.status === 429);
+    }, 30_000, "a 429");
+    assertErrorEnvelope({ ...refused, body: JSON.parse(refused.text) }, 429, "overloaded");
+    assert.equal(refused.headers["retry-after"], "1");
+    assert.match(refused.text, /3 or more accepted runs waiting/);
+    const preflight = await fetch(url, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST" } });
+    assert.equal(preflight.status, 204);
+    assert.equal((await t.request("GET", `/v1/sources/${src.id}`)).status, 200);
+    const count = async () => (await t.request("GET", `/v1/sources/${src.id}/event_summaries?limit=1`)).body.page_info.total_count as number;
+    await waitFor(async () => ((await count()) >= accepted ? true : undefined), 60_000, `the ${accepted} accepted requests' events`);
+    assert.equal(await count(), accepted);
+  });
+});

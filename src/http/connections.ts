@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { HttpLimits } from "../config.ts";
 
@@ -28,6 +28,26 @@ export function connectionOptions(limits: HttpLimits) {
       // checked in an onRequest hook instead, so the 400 is the envelope (client-errors.ts)
       requireHostHeader: false,
     },
+  };
+}
+
+/** answers a request before Fastify routes it, or returns false to let Fastify have it */
+export type FirstLook = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * Fastify's serverFactory: the node:http server Fastify would make from connectionOptions, with
+ * `first` looking at each request before Fastify does (early-refusal.ts refuses there for a
+ * fraction of what a refusal after routing costs).
+ */
+export function serverWithFirstLook(limits: HttpLimits, first: FirstLook) {
+  return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
+    const server = createServer(connectionOptions(limits).http, (req, res) => {
+      if (!first(req, res)) handler(req, res);
+    });
+    server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+    server.requestTimeout = limits.requestTimeoutMs;
+    server.setTimeout(limits.idleTimeoutMs);
+    return server;
   };
 }
 

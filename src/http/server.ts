@@ -6,7 +6,7 @@ import type { Core } from "../core/core.ts";
 import { ErrorEnvelope } from "./schemas.ts";
 import { errorHandler, frameworkErrorHandler, notFoundHandler } from "./errors.ts";
 import { answerUnhandledRequests, clientErrorHandler, requireHost } from "./client-errors.ts";
-import { capConnections, connectionOptions } from "./connections.ts";
+import { capConnections, connectionOptions, serverWithFirstLook } from "./connections.ts";
 import type { HttpLimits } from "../config.ts";
 import { authHook } from "./auth.ts";
 import { filterHook } from "./filter.ts";
@@ -23,6 +23,7 @@ import { clusterRoutes } from "./routes/cluster.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { installCors } from "./cors.ts";
+import { refuseEarly } from "./early-refusal.ts";
 import { dashboardRoutes } from "./routes/dashboard.ts";
 import { metricsRoute, type PromMetrics } from "./metrics.ts";
 
@@ -58,6 +59,7 @@ const paramAjv = new Ajv({ ...ajvOptions, coerceTypes: "array" });
 
 export async function createHttpServer(core: Core, opts: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    serverFactory: serverWithFirstLook(opts.limits, refuseEarly(core.runtime.backlog, opts.metrics)),
     logger: opts.logger,
     bodyLimit: opts.bodyLimit,
     // Fastify's two lines per request would cost more than many requests themselves: the one

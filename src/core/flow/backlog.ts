@@ -16,13 +16,14 @@ export class Backlog {
   #acceptedSince = 0;
   #countedAt = 0;
   #counting = false;
-  readonly #refusal: string;
+  /** what a refusal says */
+  readonly refusal: string;
 
   /** `max`: inbox rows waiting past which new work is refused; 0 = no bound */
   constructor(store: Store, max: number) {
     this.#store = store;
     this.#max = max;
-    this.#refusal = `the service has ${max.toLocaleString("en-US")} or more accepted runs waiting: try again shortly`;
+    this.refusal = `the service has ${max.toLocaleString("en-US")} or more accepted runs waiting: try again shortly`;
   }
 
   /** counts one more accepted run, or throws 429 overloaded when `max` or more wait already */
@@ -38,7 +39,16 @@ export class Backlog {
       this.#acceptedSince++;
       return;
     }
-    throw stackless("overloaded", this.#refusal, 1);
+    throw stackless("overloaded", this.refusal, 1);
+  }
+
+  /**
+   * Whether take() would refuse now, without counting anything: for refusing before a request is
+   * even routed. A count old enough to be refreshed says no, so that take() refreshes it.
+   */
+  get full(): boolean {
+    if (this.#max <= 0 || Date.now() - this.#countedAt >= REFRESH_MS) return false;
+    return this.#counted + this.#acceptedSince >= this.#max;
   }
 
   /** the run counted by take() was not accepted after all (its write failed) */

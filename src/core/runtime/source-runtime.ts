@@ -45,6 +45,8 @@ export class SourceRuntime {
   readonly routes: Routes;
   readonly deliveries: Deliveries;
   readonly capacity: Capacity;
+  /** the bound on accepted runs waiting (TRIBUTARY_MAX_BACKLOG) */
+  readonly backlog: Backlog;
   readonly pump: InboxPump;
   readonly ownership: Ownership;
   readonly #deps: CoreDeps;
@@ -87,6 +89,7 @@ export class SourceRuntime {
     const log = (err: unknown, what: string) => this.log(err, what);
     this.timers = new Timers(deps.store, this.invocations, this.quotas, log, owns);
     this.capacity = new Capacity(deps.backlog.maxInFlight, deps.backlog.maxInFlightBytes);
+    this.backlog = new Backlog(deps.store, deps.backlog.maxWaiting ?? 0);
     this.pump = new InboxPump({
       store: deps.store,
       targets: this.targets,
@@ -99,7 +102,7 @@ export class SourceRuntime {
     this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), this.pump, {
       ownership: this.ownership,
       peers: deps.peers,
-      backlog: new Backlog(deps.store, deps.backlog.maxWaiting ?? 0),
+      backlog: this.backlog,
     });
     this.deliveries = new Deliveries({
       store: deps.store,
