@@ -1,8 +1,9 @@
 // A warm component: one isolate and context with the runtime installed and the component
 // evaluated, reused across the invocations of one source. Every entry into the isolate (start,
-// timer callbacks, fetch results) is an async call whose failure is caught here: that is how an
-// unhandled rejection or a throwing timer callback fails the invocation instead of the runner
-// (isolated-vm throws a rejection nobody handled out of the call during which it happened).
+// timer callbacks, fetch results) is a call, async or on this thread (entry-mode.ts), whose
+// failure is caught here: that is how an unhandled rejection or a throwing timer callback fails
+// the invocation instead of the runner (isolated-vm throws a rejection nobody handled out of the
+// call during which it happened).
 import ivm from "isolated-vm";
 import type { InvocationError, InvocationKind } from "../protocol.ts";
 import type { DbState } from "./db-state.ts";
