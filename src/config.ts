@@ -217,7 +217,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     runnerSyncEntries: onOff("TRIBUTARY_SYNC_ENTRIES", e.TRIBUTARY_SYNC_ENTRIES, true),
     maxInFlight: int("TRIBUTARY_MAX_IN_FLIGHT", e.TRIBUTARY_MAX_IN_FLIGHT, 4096, 1),
     maxInFlightMb: int("TRIBUTARY_MAX_IN_FLIGHT_MB", e.TRIBUTARY_MAX_IN_FLIGHT_MB, 128, 1),
-    maxBacklog: int("TRIBUTARY_MAX_BACKLOG", e.TRIBUTARY_MAX_BACKLOG, 100_000, 0),
+    maxBacklog: int("TRIBUTARY_MAX_BACKLOG", e.TRIBUTARY_MAX_BACKLOG, 20_000, 0),
     npm: onOff("TRIBUTARY_NPM", e.TRIBUTARY_NPM, true),
     // npm sets npm_config_registry for the scripts it runs (npm start): its own configured registry
     npmRegistry: e.TRIBUTARY_NPM_REGISTRY || e.npm_config_registry || "https://registry.npmjs.org/",
