@@ -5,7 +5,7 @@ import pg from "pg";
 import { join } from "node:path";
 import { resolveConfig } from "../src/config.ts";
 import { buildApp } from "../src/app.ts";
-import { createSource, eventsOf, startApp, waitEvents, type TestApp } from "./helpers.ts";
+import { createSource, eventsOf, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
 
 // Timers (components.md §2, issue 3): intervals fire run with {timestamp, interval_seconds};
 // a tick missed while the service was down runs once at start, not once per missed interval.
@@ -42,6 +42,44 @@ describe("timers", () => {
       const bare = await createSource(t, `export default { props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } } } };`);
       const [tick] = await waitEvents(t, bare.id, 1, "", 5000);
       assert.equal(tick.event.interval_seconds, 1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("a new timer source's context starts when it is deployed, so its first tick starts warm; the warm-up runs and counts nothing", async () => {
+    const t = await startApp();
+    try {
+      const used = async () => (await t.request("GET", "/v1/users/me")).body.data.daily_invocations_used as number;
+      const before = await used();
+      // module code runs once per context: loadedAt is when the source's context was started
+      const src = await createSource(
+        t,
+        `const loadedAt = Date.now();
+        export default {
+          props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 3 } } },
+          run(event) { this.$emit({ loadedAt, ranAt: Date.now() }); },
+        };`,
+      );
+      const createdAt = Date.now();
+      const [tick] = await waitEvents(t, src.id, 1, "", 15_000);
+      // started at the deploy, ~3 s before the tick; without the warm-up it starts at the tick
+      assert.ok(tick.event.loadedAt <= createdAt + 500, `context started ${tick.event.loadedAt - createdAt} ms after the deploy`);
+      assert.ok(tick.event.ranAt - tick.event.loadedAt >= 2000, JSON.stringify(tick.event));
+      // every invocation counted is a tick that emitted: the warm-up is neither a run nor counted
+      const off = await t.request("PUT", `/v1/sources/${src.id}`, { body: { active: false } });
+      assert.equal(off.status, 200, off.text);
+      let counted = -1;
+      let ticks = -2;
+      await waitFor(
+        async () => {
+          counted = (await used()) - before;
+          ticks = (await eventsOf(t, src.id)).length;
+          return counted === ticks;
+        },
+        5000,
+        "invocations counted = ticks emitted",
+      ).catch(() => assert.fail(`${counted} invocations counted, ${ticks} ticks emitted`));
     } finally {
       await t.close();
     }

@@ -82,6 +82,11 @@ export interface InvokeRequest {
    * epoch): a runner that must let warm sources go keeps those needed soonest.
    */
   nextUseAt?: number;
+  /**
+   * Only start the source's context (isolate, runtime, component) and keep it warm; nothing runs
+   * and the result is empty. Sent when a timer source is deployed, so its first tick starts warm.
+   */
+  warmOnly?: boolean;
 }
 
 export interface EmitMeta {

@@ -4,6 +4,7 @@ import { defaultTimer, type TimerConfig } from "../props.ts";
 import type { Invocations } from "../runtime/invocations.ts";
 import type { Target } from "../runtime/target.ts";
 import type { Quotas } from "../runtime/quotas.ts";
+import { TimerWarmup } from "./timer-warmup.ts";
 
 // Timer props (components.md §2) fire `run` with {timestamp, interval_seconds} or {timestamp,
 // cron}. The next due time is stored with each tick's commit, so after a restart a tick that
@@ -46,6 +47,7 @@ export class Timers {
   readonly #running = new Map<string, { t: Target; event: object; next: number } | null>();
   readonly #log: (err: unknown, what: string) => void;
   #closed = false;
+  readonly #warmup: TimerWarmup;
 
   /** whether this node runs the source's ticks (several nodes: the partition's owner does) */
   readonly #owns: (sourceId: string) => boolean;
@@ -62,6 +64,7 @@ export class Timers {
     this.#store = store;
     this.#inv = invocations;
     this.#quotas = quotas;
+    this.#warmup = new TimerWarmup((t, due) => invocations.warm(t, due), log);
   }
 
   /**
@@ -85,7 +88,10 @@ export class Timers {
       if (stored === undefined) await this.#store.events.setTimer(id, due);
       // a later schedule() or a cancel() came meanwhile: theirs is the word
       if (this.#calls.get(id) !== call) return;
-      if (this.#owns(id)) this.#arm(t, timer, due);
+      if (this.#owns(id)) {
+        this.#arm(t, timer, due);
+        if (stored === undefined) this.#warmup.add(t, due);
+      }
     } finally {
       if (this.#calls.get(id) === call) this.#calls.delete(id);
     }
@@ -107,6 +113,7 @@ export class Timers {
 
   close(): void {
     this.#closed = true;
+    this.#warmup.close();
     for (const h of this.#handles.values()) clearTimeout(h);
     this.#handles.clear();
   }

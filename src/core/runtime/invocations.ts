@@ -93,6 +93,28 @@ export class Invocations {
     return this.#inOrder(t, state, ctx, pending, opts);
   }
 
+  /**
+   * Starts the source's context on its runner ahead of its first run, so that run starts warm.
+   * Nothing runs, nothing is recorded or counted; a failure is left for the run to report.
+   */
+  async warm(t: Target, nextUseAt: number): Promise<void> {
+    await this.#d.invoker.invoke({
+      sourceId: t.source.id,
+      owner: t.user.id,
+      nextUseAt,
+      codeHash: t.component.bundle?.hash ?? t.component.code_hash,
+      code: t.component.bundle?.code ?? t.component.code,
+      kind: "run",
+      warmOnly: true,
+      props: {},
+      db: {},
+      // no epoch the host gives out: the first real run brings the source's db
+      dbEpoch: -1,
+      limits: this.#d.limits,
+      fetchAllow: this.#d.fetchAllow,
+    });
+  }
+
   /** Commits the result of a dry run (a hook of a source that now exists). */
   async commit(t: Target, kind: InvocationKind, startedAt: number, result: InvokeResult): Promise<void> {
     const state = await this.#rows.state(t.source);

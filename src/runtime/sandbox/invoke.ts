@@ -64,6 +64,7 @@ function check(req: InvokeRequest): void {
     typeof req.codeHash === "string" &&
     ["run", "deploy", "activate", "deactivate"].includes(req.kind) &&
     (req.eventJson === undefined || typeof req.eventJson === "string") &&
+    (req.warmOnly === undefined || typeof req.warmOnly === "boolean") &&
     typeof l === "object" &&
     l !== null &&
     [l.timeoutMs, l.memoryMb, l.maxEmits, l.maxEventBytes, l.maxLogLines, l.maxLogLineBytes, l.maxDbBytes, l.maxResultBytes].every(
@@ -152,6 +153,7 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
   inst.lastUsedAt = Date.now();
   inst.nextUseAt = req.nextUseAt;
   trimWarm(req.sourceId);
+  if (req.warmOnly) return result(undefined);
 
   // A cold start counts against the invocation's time, as the host's deadline does.
   const remainingMs = Math.max(1, req.limits.timeoutMs - (performance.now() - started));
