@@ -63,6 +63,12 @@ export async function postgresFor(): Promise<{ env: Record<string, string>; drop
   };
 }
 
+/** Makes the app listen on a free port of 127.0.0.1 (a real socket); returns its base URL. */
+export async function listenLocally(t: TestApp): Promise<string> {
+  await t.app.http.listen({ port: 0, host: "127.0.0.1" });
+  return `http://127.0.0.1:${(t.app.http.server.address() as { port: number }).port}`;
+}
+
 /** A real service on a real SQLite file in a fresh temp dir, driven through app.inject(). */
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "tributary-test-"));

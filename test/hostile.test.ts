@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { assertErrorEnvelope, createSource, eventsOf, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
+import { assertErrorEnvelope, createSource, eventsOf, listenLocally, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
 
 // Hostile components (components.md §6, DESIGN §6): a misbehaving component costs only its own
 // invocation. For each case: the failure lands on the source's $errors with a meaningful
@@ -44,8 +44,7 @@ describe("hostile components cost only their own invocation", () => {
 
   before(async () => {
     t = await startApp({ TRIBUTARY_INVOCATION_TIMEOUT_MS: String(TIMEOUT_MS), TRIBUTARY_EVENT_RETENTION: "100000" });
-    await t.app.http.listen({ port: 0, host: "127.0.0.1" });
-    base = `http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}`;
+    base = await listenLocally(t);
     good = await createSource(t, GOOD);
   });
   after(() => t.close());
@@ -316,8 +315,7 @@ describe("a memory bomb ends with an out-of-memory error", () => {
   let base: string;
   before(async () => {
     t = await startApp({ TRIBUTARY_INVOCATION_TIMEOUT_MS: "60000" });
-    await t.app.http.listen({ port: 0, host: "127.0.0.1" });
-    base = `http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}`;
+    base = await listenLocally(t);
   });
   after(() => t.close());
 

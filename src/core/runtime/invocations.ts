@@ -74,8 +74,7 @@ export class Invocations {
       sourceId: t.source.id,
       owner: t.user.id,
       ...(opts.timerNextDueMs !== undefined && Number.isFinite(opts.timerNextDueMs) ? { nextUseAt: opts.timerNextDueMs } : {}),
-      codeHash: t.component.bundle?.hash ?? t.component.code_hash,
-      code: t.component.bundle?.code ?? t.component.code,
+      ...codeOf(t),
       kind,
       ...(eventJson === undefined ? {} : { eventJson }),
       props: propValues,
@@ -102,8 +101,7 @@ export class Invocations {
       sourceId: t.source.id,
       owner: t.user.id,
       nextUseAt,
-      codeHash: t.component.bundle?.hash ?? t.component.code_hash,
-      code: t.component.bundle?.code ?? t.component.code,
+      ...codeOf(t),
       kind: "run",
       warmOnly: true,
       props: {},
@@ -304,4 +302,9 @@ function triggerOf(opts: InvokeOptions): TriggerKind {
   if (opts.delivery) return "EMIT";
   if (opts.timerNextDueMs !== undefined) return "TIMER";
   return "HTTP";
+}
+
+/** The code a runner loads for the target: its bundle when it has one (npm packages, files). */
+function codeOf(t: Target): { codeHash: string; code: string } {
+  return t.component.bundle ? { codeHash: t.component.bundle.hash, code: t.component.bundle.code } : { codeHash: t.component.code_hash, code: t.component.code };
 }
