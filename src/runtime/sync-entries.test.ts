@@ -54,6 +54,30 @@ describe("entry modes: the policy", () => {
     assert.equal(m.sync("d"), false, "after three stalls nothing is promoted");
   });
 
+  it("a new context is made on the runner's thread once the code's entries are and its last cold start was quick", () => {
+    const m = new EntryModes();
+    m.started(hash, 1, false);
+    assert.equal(m.syncStart(hash), false, "entries not promoted yet");
+    quick(m, 16);
+    assert.equal(m.syncStart(hash), true);
+    m.started(hash, 40, true);
+    assert.equal(m.syncStart(hash), false, "a big bundle's top level starts in the pool");
+    assert.equal(m.sync(hash), true, "its runs stay on the thread");
+    m.started(hash, 2, false);
+    assert.equal(m.syncStart(hash), true);
+    assert.equal(m.syncStart("code-b"), false, "never started: unknown cost");
+  });
+
+  it("a cold start that stalls the runner bans the code from the runner's thread", () => {
+    const m = new EntryModes();
+    quick(m, 16);
+    m.started(hash, 1, false);
+    m.started(hash, 500, true);
+    m.started(hash, 1, false);
+    assert.equal(m.sync(hash), false);
+    assert.equal(m.syncStart(hash), false);
+  });
+
   it("off: nothing is promoted", () => {
     const m = new EntryModes();
     m.set(false);
@@ -96,6 +120,14 @@ describe("entry modes: in a runner", () => {
     const second = await firstToEnd(spin2, other());
     assert.equal((await spin2).error?.name, "TimeoutError");
     assert.equal(second, "b", "the other source ran while the demoted loop spun");
+  });
+
+  it("a top level that never ends, started on the runner's thread, fails its invocation with a timeout", async () => {
+    const stuck = source(`for (;;) {}\nexport default { run() {} }`);
+    const other = source(quickCode);
+    const r = await stuck({ limits: { timeoutMs: 500 } });
+    assert.equal(r.error?.name, "TimeoutError");
+    assert.deepEqual((await other()).emits.length, 1, "the runner goes on");
   });
 });
 

@@ -23,6 +23,12 @@ const SLOW_MS = 5;
 const STALL_MS = 100;
 /** stalls after which this runner makes no entry synchronous again */
 const MAX_STALLS = 3;
+/**
+ * a new context of a code is made on the runner's thread (isolate-calls.ts) when its entries are
+ * and its last cold start took at most this long in its isolate: the runtime and a small
+ * component take about 1 ms; a big npm bundle's top level can take tens
+ */
+const QUICK_START_MS = 10;
 
 interface Mode {
   streak: number;
@@ -31,6 +37,8 @@ interface Mode {
   demotions: number;
   sync: boolean;
   banned: boolean;
+  /** its last cold start's time in its isolate, ms (Infinity before the first) */
+  startMs: number;
 }
 
 export class EntryModes {
@@ -52,6 +60,20 @@ export class EntryModes {
     if (!this.#enabled || this.#stalls >= MAX_STALLS) return false;
     const m = this.#modes.get(codeHash);
     return m ? m.sync : this.#always;
+  }
+
+  /** whether the next context for this code is made on the runner's thread */
+  syncStart(codeHash: string): boolean {
+    if (!this.sync(codeHash)) return false;
+    return this.#always || (this.#modes.get(codeHash)?.startMs ?? Infinity) <= QUICK_START_MS;
+  }
+
+  /** a context of this code was made (or failed to be) in `ms` of its isolate's time */
+  started(codeHash: string, ms: number, wasSync: boolean): void {
+    if (!this.#enabled || this.#always) return;
+    const m = this.#modes.get(codeHash) ?? this.#add(codeHash);
+    m.startMs = ms;
+    if (wasSync && ms > STALL_MS) this.stalled(codeHash, true);
   }
 
   /** an entry of this code took `ms` (its time in the isolate) and ended without a timeout or memory failure */
@@ -91,7 +113,7 @@ export class EntryModes {
   }
 
   #add(codeHash: string): Mode {
-    const m: Mode = { streak: 0, syncMs: 0, demotions: 0, sync: false, banned: false };
+    const m: Mode = { streak: 0, syncMs: 0, demotions: 0, sync: false, banned: false, startMs: Infinity };
     this.#modes.set(codeHash, m);
     return m;
   }

@@ -15,6 +15,7 @@ import { prepareContext } from "./runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
 import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
 import { EntryModes } from "./entry-mode.ts";
+import { ON_THREAD, POOLED } from "./isolate-calls.ts";
 
 /** isolates ended on purpose (a timeout): any other disposal of an isolate was V8's, out of memory */
 const endedOnPurpose = new WeakSet<ivm.Isolate>();
@@ -84,23 +85,30 @@ export class Instance {
    */
   static async create(codeHash: string, code: string, memoryMb: number, timeoutMs: number, owner?: string): Promise<Instance> {
     const inst = new Instance(codeHash, memoryMb, owner);
+    const sync = entryModes.syncStart(codeHash);
+    const calls = sync ? ON_THREAD : POOLED;
+    // its time in the isolate, as for entries: a pooled start's wall time is mostly waiting
+    const startedAt = performance.now();
+    const cpuAt = inst.isolate.cpuTime;
+    const took = () => (sync ? performance.now() - startedAt : inst.dead ? Infinity : Number(inst.isolate.cpuTime - cpuAt) / 1e6);
     try {
       const host = hostReference((op, args) => inst.#op(op, args));
       inst.#host = host;
-      const prepared = await prepareContext(inst.isolate, host);
+      const prepared = await prepareContext(inst.isolate, host, calls);
       inst.#context = prepared.context;
       const { runtime } = prepared;
-      const component = await loadCode(inst.isolate, prepared, code, createLimits(timeoutMs, memoryMb), codeHash);
-      const get = async (name: string) => (await runtime.get(name, { reference: true })) as ivm.Reference;
-      const bind = await get("bind");
+      const component = await loadCode(inst.isolate, prepared, code, createLimits(timeoutMs, memoryMb), codeHash, calls);
+      const bind = await calls.get(runtime, "bind");
       inst.#refs = {
-        invoke: (await bind.apply(undefined, [component.derefInto()], { result: { reference: true } })) as ivm.Reference,
-        settle: await get("settle"),
-        fireTimer: await get("fireTimer"),
+        invoke: await calls.apply<ivm.Reference>(bind, [component.derefInto()], { result: { reference: true } }),
+        settle: await calls.get(runtime, "settle"),
+        fireTimer: await calls.get(runtime, "fireTimer"),
       };
+      entryModes.started(codeHash, took(), sync);
       inst.measure();
       return inst;
     } catch (e) {
+      entryModes.started(codeHash, took(), sync);
       inst.dispose();
       throw e;
     }

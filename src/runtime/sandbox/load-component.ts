@@ -6,6 +6,7 @@
 import ivm from "isolated-vm";
 import { AppError } from "../../lib/errors.ts";
 import { compileCached, compileScriptCached } from "./compile-cache.ts";
+import { POOLED, type IsolateCalls } from "./isolate-calls.ts";
 import { isProvidedModule, providedModuleSource } from "./provided/index.ts";
 import { sandboxError, type Limits } from "./sandbox-errors.ts";
 import { isCommonJs } from "./module-kind.ts";
@@ -62,13 +63,13 @@ async function compile<T>(what: () => Promise<T>): Promise<T> {
   }
 }
 
-async function providedModule(isolate: ivm.Isolate, context: ivm.Context, specifier: string): Promise<ivm.Module> {
+async function providedModule(isolate: ivm.Isolate, context: ivm.Context, specifier: string, calls: IsolateCalls): Promise<ivm.Module> {
   const source = providedModuleSource(specifier)!;
-  const mod = await compileCached(isolate, `provided:${specifier}`, source, `provided:${specifier}`);
-  await mod.instantiate(context, () => {
+  const mod = await compileCached(isolate, `provided:${specifier}`, source, `provided:${specifier}`, calls);
+  await calls.instantiate(mod, context, () => {
     throw new Error("provided modules import nothing");
   });
-  await mod.evaluate();
+  await calls.evaluate(mod);
   return mod;
 }
 
@@ -78,12 +79,12 @@ export type Compiled =
   | { kind: "cjs"; script: ivm.Script; specifiers: string[] };
 
 /** `cacheKey` lets compiling reuse V8's code cache for code seen before; without it nothing is cached. */
-export async function compileComponent(isolate: ivm.Isolate, code: string, cacheKey?: string): Promise<Compiled> {
+export async function compileComponent(isolate: ivm.Isolate, code: string, cacheKey?: string, calls: IsolateCalls = POOLED): Promise<Compiled> {
   if (isCommonJs(code)) {
     const script = await compile(() =>
       cacheKey
-        ? compileScriptCached(isolate, cacheKey, code, "component.js")
-        : isolate.compileScript(code, { filename: "component.js" }),
+        ? compileScriptCached(isolate, cacheKey, code, "component.js", calls)
+        : calls.compileScript(isolate, code, { filename: "component.js" }),
     );
     // Only literal require("x") calls can be resolved ahead of time, which is what they are in practice.
     const specifiers = [...new Set([...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]))];
@@ -91,7 +92,9 @@ export async function compileComponent(isolate: ivm.Isolate, code: string, cache
     return { kind: "cjs", script, specifiers };
   }
   const module = await compile(() =>
-    cacheKey ? compileCached(isolate, cacheKey, code, "component.mjs") : isolate.compileModule(code, { filename: "component.mjs" }),
+    cacheKey
+      ? compileCached(isolate, cacheKey, code, "component.mjs", calls)
+      : calls.compileModule(isolate, code, { filename: "component.mjs" }),
   );
   const specifiers = [...new Set(module.dependencySpecifiers)];
   specifiers.forEach(checkSpecifier);
@@ -108,11 +111,12 @@ export async function linkProvided(
   context: ivm.Context,
   specifiers: Iterable<string>,
   provided: Map<string, ivm.Module>,
+  calls: IsolateCalls = POOLED,
 ): Promise<void> {
   for (const specifier of specifiers) {
-    if (!provided.has(specifier)) provided.set(specifier, await providedModule(isolate, context, specifier));
+    if (!provided.has(specifier)) provided.set(specifier, await providedModule(isolate, context, specifier, calls));
   }
-  await context.eval(HIDE_HOST);
+  await calls.eval(context, HIDE_HOST);
 }
 
 /** Runs a compiled component's top level; returns its default export (or module.exports). */
@@ -122,10 +126,11 @@ export function evaluateComponent(
   compiled: Compiled,
   provided: Map<string, ivm.Module>,
   limits: Limits,
+  calls: IsolateCalls = POOLED,
 ): Promise<ivm.Reference> {
   return compiled.kind === "esm"
-    ? evaluateModule(isolate, context, compiled.module, provided, limits)
-    : evaluateCommonJs(context, compiled.script, provided, limits);
+    ? evaluateModule(isolate, context, compiled.module, provided, limits, calls)
+    : evaluateCommonJs(context, compiled.script, provided, limits, calls);
 }
 
 /**
@@ -138,12 +143,13 @@ export async function loadComponent(
   code: string,
   limits: Limits,
   codeHash?: string,
+  calls: IsolateCalls = POOLED,
 ): Promise<ivm.Reference> {
   try {
-    const compiled = await compileComponent(isolate, code, codeHash === undefined ? undefined : `component:${codeHash}`);
+    const compiled = await compileComponent(isolate, code, codeHash === undefined ? undefined : `component:${codeHash}`, calls);
     const provided = new Map<string, ivm.Module>();
-    await linkProvided(isolate, context, compiled.specifiers, provided);
-    return await evaluateComponent(isolate, context, compiled, provided, limits);
+    await linkProvided(isolate, context, compiled.specifiers, provided, calls);
+    return await evaluateComponent(isolate, context, compiled, provided, limits, calls);
   } catch (e) {
     throw sandboxError(e, isolate, limits);
   }
@@ -155,16 +161,17 @@ async function evaluateModule(
   mod: ivm.Module,
   provided: Map<string, ivm.Module>,
   limits: Limits,
+  calls: IsolateCalls,
 ): Promise<ivm.Reference> {
-  const wrapper = await isolate.compileModule(WRAPPER, { filename: "tributary-wrapper.mjs" });
-  await wrapper.instantiate(context, (specifier) => (specifier === COMPONENT ? mod : provided.get(specifier)!));
-  await wrapper.evaluate({ timeout: limits.remaining() });
+  const wrapper = await calls.compileModule(isolate, WRAPPER, { filename: "tributary-wrapper.mjs" });
+  await calls.instantiate(wrapper, context, (specifier) => (specifier === COMPONENT ? mod : provided.get(specifier)!));
+  await calls.evaluate(wrapper, { timeout: limits.remaining() });
   const ns = wrapper.namespace.derefInto();
-  const settled = await context.evalClosure("try { return $0.settled === true; } catch { return false; }", [ns]);
+  const settled = await calls.evalClosure(context, "try { return $0.settled === true; } catch { return false; }", [ns]);
   if (settled !== true) {
     throw new AppError("invalid_component", "top-level await never settled while evaluating");
   }
-  return context.evalClosure("return $0.component.default;", [wrapper.namespace.derefInto()], {
+  return calls.evalClosure<ivm.Reference>(context, "return $0.component.default;", [wrapper.namespace.derefInto()], {
     result: { reference: true },
   });
 }
@@ -174,16 +181,17 @@ async function evaluateCommonJs(
   script: ivm.Script,
   provided: Map<string, ivm.Module>,
   limits: Limits,
+  calls: IsolateCalls,
 ): Promise<ivm.Reference> {
   // Every provided module of the context, not only this code's: in a workflow, the last CommonJS
   // step's require is the global one, and it must still serve the earlier steps' lazy requires.
   const specifiers = [...provided.keys()];
   const namespaces = [...provided.values()].map((m) => m.namespace.derefInto());
-  const moduleRef = await context.evalClosure(CJS_SETUP, [new ivm.ExternalCopy(specifiers).copyInto(), ...namespaces], {
+  const moduleRef = await calls.evalClosure<ivm.Reference>(context, CJS_SETUP, [new ivm.ExternalCopy(specifiers).copyInto(), ...namespaces], {
     result: { reference: true },
   });
-  await script.run(context, { timeout: limits.remaining() });
-  return context.evalClosure(CJS_EXPORTS, [moduleRef.derefInto()], {
+  await calls.runScript(script, context, { timeout: limits.remaining() });
+  return calls.evalClosure<ivm.Reference>(context, CJS_EXPORTS, [moduleRef.derefInto()], {
     timeout: limits.remaining(),
     result: { reference: true },
   });

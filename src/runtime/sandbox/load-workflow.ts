@@ -7,6 +7,7 @@ import { AppError } from "../../lib/errors.ts";
 import type { ComponentMeta } from "../types.ts";
 import { parseWorkflowCode, type WorkflowStepCode } from "../workflow-code.ts";
 import { compileComponent, evaluateComponent, linkProvided, loadComponent, type Compiled } from "./load-component.ts";
+import { POOLED, type IsolateCalls } from "./isolate-calls.ts";
 import type { PreparedContext } from "./runtime-modules.ts";
 import { sandboxError, type Limits } from "./sandbox-errors.ts";
 
@@ -65,6 +66,7 @@ export async function loadWorkflow(
   steps: WorkflowStepCode[],
   limits: Limits,
   cached: boolean,
+  calls: IsolateCalls = POOLED,
 ): Promise<ivm.Reference> {
   const inStep = async <T>(step: WorkflowStepCode, what: () => Promise<T>): Promise<T> => {
     try {
@@ -77,31 +79,31 @@ export async function loadWorkflow(
   // modules need the runtime's host object, which is hidden before the first step's top level.
   const compiled: Compiled[] = [];
   for (const step of steps) {
-    compiled.push(await inStep(step, () => compileComponent(isolate, step.code, cached ? stepCacheKey(step.code) : undefined)));
+    compiled.push(await inStep(step, () => compileComponent(isolate, step.code, cached ? stepCacheKey(step.code) : undefined, calls)));
   }
   const provided = new Map<string, ivm.Module>();
   try {
-    await linkProvided(isolate, context, new Set(compiled.flatMap((c) => c.specifiers)), provided);
+    await linkProvided(isolate, context, new Set(compiled.flatMap((c) => c.specifiers)), provided, calls);
   } catch (e) {
     throw sandboxError(e, isolate, limits);
   }
   const components: ivm.Reference[] = [];
   for (const [i, step] of steps.entries()) {
     const component = await inStep(step, async () => {
-      const ref = await evaluateComponent(isolate, context, compiled[i], provided, limits);
-      const problem: unknown = await context.evalClosure(CHECK_STEP, [ref.derefInto()], { timeout: limits.remaining() });
+      const ref = await evaluateComponent(isolate, context, compiled[i], provided, limits, calls);
+      const problem = await calls.evalClosure<unknown>(context, CHECK_STEP, [ref.derefInto()], { timeout: limits.remaining() });
       if (problem !== "") throw new AppError("invalid_component", String(problem));
       return ref;
     });
     components.push(component);
   }
   try {
-    const make = (await runtime.get("makeWorkflow", { reference: true })) as ivm.Reference;
+    const make = await calls.get(runtime, "makeWorkflow");
     const names = new ivm.ExternalCopy(steps.map(({ cellId, name }) => ({ cellId, name }))).copyInto();
-    return (await make.apply(undefined, [names, ...components.map((c) => c.derefInto())], {
+    return await calls.apply<ivm.Reference>(make, [names, ...components.map((c) => c.derefInto())], {
       timeout: limits.remaining(),
       result: { reference: true },
-    })) as ivm.Reference;
+    });
   } catch (e) {
     throw sandboxError(e, isolate, limits);
   }
@@ -114,9 +116,10 @@ export async function loadCode(
   code: string,
   limits: Limits,
   codeHash?: string,
+  calls: IsolateCalls = POOLED,
 ): Promise<ivm.Reference> {
   const steps = workflowSteps(code);
   return await (steps
-    ? loadWorkflow(isolate, prepared, steps, limits, codeHash !== undefined)
-    : loadComponent(isolate, prepared.context, code, limits, codeHash));
+    ? loadWorkflow(isolate, prepared, steps, limits, codeHash !== undefined, calls)
+    : loadComponent(isolate, prepared.context, code, limits, codeHash, calls));
 }

@@ -4,6 +4,7 @@ import ivm from "isolated-vm";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileCached } from "./compile-cache.ts";
+import { POOLED, type IsolateCalls } from "./isolate-calls.ts";
 import { SANDBOX_DIR } from "./sandbox-dir.ts";
 
 const DIR = join(SANDBOX_DIR, "isolate");
@@ -26,27 +27,27 @@ export function useRuntimeBundle(code: string): void {
 }
 
 /** Evaluates isolate/index.js and returns its namespace. */
-export async function loadRuntime(isolate: ivm.Isolate, context: ivm.Context): Promise<ivm.Reference> {
+export async function loadRuntime(isolate: ivm.Isolate, context: ivm.Context, calls: IsolateCalls = POOLED): Promise<ivm.Reference> {
   if (bundle !== undefined) {
-    const mod = await compileCached(isolate, "runtime:bundle", bundle, "tributary:runtime.js");
-    await mod.instantiate(context, (specifier) => {
+    const mod = await compileCached(isolate, "runtime:bundle", bundle, "tributary:runtime.js", calls);
+    await calls.instantiate(mod, context, (specifier) => {
       throw new Error(`the runtime bundle imports ${specifier}`);
     });
-    await mod.evaluate();
+    await calls.evaluate(mod);
     return mod.namespace;
   }
   const modules = new Map<string, ivm.Module>();
   const load = async (file: string): Promise<ivm.Module> => {
     let mod = modules.get(file);
     if (mod) return mod;
-    mod = await compileCached(isolate, `runtime:${file}`, source(file), `tributary:${file}`);
+    mod = await compileCached(isolate, `runtime:${file}`, source(file), `tributary:${file}`, calls);
     modules.set(file, mod);
     for (const specifier of mod.dependencySpecifiers) await load(specifier.replace(/^\.\//, ""));
     return mod;
   };
   const index = await load("index.js");
-  await index.instantiate(context, (specifier) => modules.get(specifier.replace(/^\.\//, ""))!);
-  await index.evaluate();
+  await calls.instantiate(index, context, (specifier) => modules.get(specifier.replace(/^\.\//, ""))!);
+  await calls.evaluate(index);
   return index.namespace;
 }
 
@@ -57,10 +58,10 @@ export interface PreparedContext {
 }
 
 /** A new context with the sandbox globals installed, connected to the runner through `host`. */
-export async function prepareContext(isolate: ivm.Isolate, host: ivm.Reference): Promise<PreparedContext> {
-  const context = await isolate.createContext();
-  const runtime = await loadRuntime(isolate, context);
-  const install = (await runtime.get("install", { reference: true })) as ivm.Reference;
-  await install.apply(undefined, [host]);
+export async function prepareContext(isolate: ivm.Isolate, host: ivm.Reference, calls: IsolateCalls = POOLED): Promise<PreparedContext> {
+  const context = await calls.createContext(isolate);
+  const runtime = await loadRuntime(isolate, context, calls);
+  const install = await calls.get(runtime, "install");
+  await calls.apply(install, [host]);
   return { context, runtime };
 }
