@@ -1,7 +1,7 @@
 // A workflow travels to the sandbox as ONE component code string, so everything built for
 // sources (code hashes, needCode resends, warm instances, limits, analysis) carries workflows
 // unchanged. The runner recognizes the bundle by its leading marker and runs the steps in order
-// (sandbox/load-workflow.ts). Imports nothing: the host and the runner both use it.
+// (sandbox/load/load-workflow.ts). Imports nothing: the host and the runner both use it.
 
 export interface WorkflowStepCode {
   /** the step's `c_...` id, reported back as `error.cellId` when the step fails */

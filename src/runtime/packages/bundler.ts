@@ -8,7 +8,7 @@ import { builtinFile, FORBIDDEN_FILE, GLOBALS, isBridgeFile } from "./node-built
 import { Registry } from "./registry.ts";
 import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
 import { isProvidedModule } from "../sandbox/provided/index.ts";
-import { isCommonJs } from "../sandbox/module-kind.ts";
+import { isCommonJs } from "../sandbox/load/module-kind.ts";
 
 // At save, a component that imports npm packages, Node modules or files of its own is bundled
 // with them (esbuild) into one ES module that imports only the provided modules: what the

@@ -6,10 +6,10 @@ import type { ComponentMeta } from "../types.ts";
 import type { AnalyzeRequest } from "../protocol.ts";
 import { describeComponent } from "./describe.ts";
 import { hostReference } from "./host-reference.ts";
-import { loadComponent } from "./load-component.ts";
-import { loadWorkflow, workflowMeta, workflowSteps } from "./load-workflow.ts";
+import { loadComponent } from "./load/load-component.ts";
+import { loadWorkflow, workflowMeta, workflowSteps } from "./load/load-workflow.ts";
 import { parseDescribeResult } from "./meta.ts";
-import { prepareContext } from "./runtime-modules.ts";
+import { prepareContext } from "./load/runtime-modules.ts";
 import { createLimits, sandboxError } from "./sandbox-errors.ts";
 
 const MAX_META_CHARS = 1024 * 1024;

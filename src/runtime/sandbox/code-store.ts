@@ -1,8 +1,8 @@
 // Component code the runner holds by code hash, so that the host can omit it from requests.
 // Bounded (least recently used goes first); dropping a code drops its V8 code cache too (for a
 // workflow bundle, its steps').
-import { forgetCached } from "./compile-cache.ts";
-import { stepCacheKeys } from "./load-workflow.ts";
+import { forgetCached } from "./load/compile-cache.ts";
+import { stepCacheKeys } from "./load/load-workflow.ts";
 
 export const MAX_CODES = 256;
 export const MAX_CODE_CHARS = 64 * 1024 * 1024;

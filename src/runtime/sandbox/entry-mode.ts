@@ -24,7 +24,7 @@ const STALL_MS = 100;
 /** stalls after which this runner makes no entry synchronous again */
 const MAX_STALLS = 3;
 /**
- * a new context of a code is made on the runner's thread (isolate-calls.ts) when its entries are
+ * a new context of a code is made on the runner's thread (load/isolate-calls.ts) when its entries are
  * and its last cold start took at most this long in its isolate: the runtime and a small
  * component take about 1 ms; a big npm bundle's top level can take tens
  */

@@ -10,12 +10,12 @@ import type { DbState } from "./db-state.ts";
 import { parseSandboxRequest, sandboxFetch } from "./fetch.ts";
 import { hostReference } from "./host-reference.ts";
 import { Invocation, invocationError } from "./invocation.ts";
-import { loadCode } from "./load-workflow.ts";
-import { prepareContext } from "./runtime-modules.ts";
+import { loadCode } from "./load/load-workflow.ts";
+import { prepareContext } from "./load/runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
 import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
 import { EntryModes } from "./entry-mode.ts";
-import { ON_THREAD, POOLED } from "./isolate-calls.ts";
+import { ON_THREAD, POOLED } from "./load/isolate-calls.ts";
 
 /** isolates ended on purpose (a timeout): any other disposal of an isolate was V8's, out of memory */
 const endedOnPurpose = new WeakSet<ivm.Isolate>();

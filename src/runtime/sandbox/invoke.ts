@@ -7,7 +7,7 @@ import { getCode, putCode } from "./code-store.ts";
 import { DbState } from "./db-state.ts";
 import { Instance } from "./instance.ts";
 import { Invocation, invocationError } from "./invocation.ts";
-import { StepLoadError } from "./load-workflow.ts";
+import { StepLoadError } from "./load/load-workflow.ts";
 
 /**
  * Warm instances kept per runner (LRU; a busy one is never evicted). Measured with a small

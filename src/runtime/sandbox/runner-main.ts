@@ -6,7 +6,7 @@ import { batchesOf, type RunnerEnvelope, type RunnerSettings, type RunnerStarted
 import { analyze } from "./analyze.ts";
 import { invoke, setWarmMemoryMb } from "./invoke.ts";
 import { entryModes } from "./instance.ts";
-import { useRuntimeBundle } from "./runtime-modules.ts";
+import { useRuntimeBundle } from "./load/runtime-modules.ts";
 
 const settings = JSON.parse(process.argv[2] ?? "{}") as Partial<RunnerSettings>;
 if (typeof settings.warmMemoryMb === "number" && settings.warmMemoryMb > 0) setWarmMemoryMb(settings.warmMemoryMb);

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileCached } from "./compile-cache.ts";
 import { POOLED, type IsolateCalls } from "./isolate-calls.ts";
-import { SANDBOX_DIR } from "./sandbox-dir.ts";
+import { SANDBOX_DIR } from "../sandbox-dir.ts";
 
 const DIR = join(SANDBOX_DIR, "isolate");
 let sources: Map<string, string> | undefined;

@@ -4,11 +4,11 @@
 // already have the runtime installed (runtime-modules.ts). The phases are exported for workflows
 // (load-workflow.ts), whose steps must all be compiled and linked before any of them evaluates.
 import ivm from "isolated-vm";
-import { AppError } from "../../lib/errors.ts";
+import { AppError } from "../../../lib/errors.ts";
 import { compileCached, compileScriptCached } from "./compile-cache.ts";
 import { POOLED, type IsolateCalls } from "./isolate-calls.ts";
-import { isProvidedModule, providedModuleSource } from "./provided/index.ts";
-import { sandboxError, type Limits } from "./sandbox-errors.ts";
+import { isProvidedModule, providedModuleSource } from "../provided/index.ts";
+import { sandboxError, type Limits } from "../sandbox-errors.ts";
 import { isCommonJs } from "./module-kind.ts";
 
 const COMPONENT = "tributary:component";

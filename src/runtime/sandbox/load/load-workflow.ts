@@ -3,13 +3,13 @@
 // isolate/workflow.js wraps them. A bad step fails the load with a reason that names it.
 import { createHash } from "node:crypto";
 import ivm from "isolated-vm";
-import { AppError } from "../../lib/errors.ts";
-import type { ComponentMeta } from "../types.ts";
-import { parseWorkflowCode, type WorkflowStepCode } from "../workflow-code.ts";
+import { AppError } from "../../../lib/errors.ts";
+import type { ComponentMeta } from "../../types.ts";
+import { parseWorkflowCode, type WorkflowStepCode } from "../../workflow-code.ts";
 import { compileComponent, evaluateComponent, linkProvided, loadComponent, type Compiled } from "./load-component.ts";
 import { POOLED, type IsolateCalls } from "./isolate-calls.ts";
 import type { PreparedContext } from "./runtime-modules.ts";
-import { sandboxError, type Limits } from "./sandbox-errors.ts";
+import { sandboxError, type Limits } from "../sandbox-errors.ts";
 
 /** What analysis reports for any valid workflow: steps have no props, hooks or methods. */
 export function workflowMeta(): ComponentMeta {
