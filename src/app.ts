@@ -48,7 +48,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const analyzer = createAnalyzer();
   const invoker = new RunnerPool({
     size: config.runners,
-    settings: { warmMemoryMb: config.runnerWarmMemoryMb, runtimeBundle: runtimeBundle(), syncEntries: config.runnerSyncEntries },
+    settings: {
+      warmMemoryMb: config.runnerWarmMemoryMb,
+      warmSources: config.runnerWarmSources,
+      runtimeBundle: runtimeBundle(),
+      syncEntries: config.runnerSyncEntries,
+    },
     maxRssBytes: config.runnerMaxRssMb * 1024 * 1024,
     nice: config.runnerNice,
   });

@@ -34,6 +34,8 @@ export interface Config {
   maxResultBytes: number;
   /** heap budget of one runner's warm isolates together, MiB */
   runnerWarmMemoryMb: number;
+  /** warm sources one runner keeps at most (TRIBUTARY_RUNNER_WARM_SOURCES) */
+  runnerWarmSources: number;
   /** a runner past this RSS (MiB) is replaced once its work is done; 0 = never */
   runnerMaxRssMb: number;
   /** how far below the service's CPU priority runners run (nice, 0-19; 0 = the same) */
@@ -212,6 +214,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     httpLimits: httpLimits(e, invocationTimeoutMs),
     maxResultBytes: int("TRIBUTARY_MAX_RESULT_BYTES", e.TRIBUTARY_MAX_RESULT_BYTES, 16 * 1024 * 1024, 1024 * 1024),
     runnerWarmMemoryMb: int("TRIBUTARY_RUNNER_WARM_MEMORY_MB", e.TRIBUTARY_RUNNER_WARM_MEMORY_MB, 1024, 64),
+    runnerWarmSources: int("TRIBUTARY_RUNNER_WARM_SOURCES", e.TRIBUTARY_RUNNER_WARM_SOURCES, 2500, 1),
     runnerMaxRssMb: int("TRIBUTARY_RUNNER_MAX_RSS_MB", e.TRIBUTARY_RUNNER_MAX_RSS_MB, 2048, 0),
     runnerNice: Math.min(19, int("TRIBUTARY_RUNNER_NICE", e.TRIBUTARY_RUNNER_NICE, 10, 0)),
     runnerSyncEntries: onOff("TRIBUTARY_SYNC_ENTRIES", e.TRIBUTARY_SYNC_ENTRIES, true),

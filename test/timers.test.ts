@@ -130,3 +130,13 @@ describe("timers", () => {
     }
   });
 });
+
+describe("timer sources: settings", () => {
+  it("TRIBUTARY_RUNNER_WARM_SOURCES (warm sources per runner) is a whole number >= 1, 2,500 by default", () => {
+    assert.equal(resolveConfig({}).runnerWarmSources, 2500);
+    assert.equal(resolveConfig({ TRIBUTARY_RUNNER_WARM_SOURCES: "6000" }).runnerWarmSources, 6000);
+    for (const bad of ["0", "lots", "1.5"]) {
+      assert.throws(() => resolveConfig({ TRIBUTARY_RUNNER_WARM_SOURCES: bad }), /TRIBUTARY_RUNNER_WARM_SOURCES/);
+    }
+  });
+});

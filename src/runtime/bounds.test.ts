@@ -135,4 +135,21 @@ describe("invoke: bounds on what a component hands the host", () => {
       await small.close();
     }
   });
+
+  it("warm sources are bounded by count (warmSources): past it, a source starts again cold", async () => {
+    const counted = `let runs = 0; export default { run() { this.$emit(++runs); } }`;
+    const runs = async (settings: { warmMemoryMb: number; warmSources?: number }) => {
+      const runner = new RunnerProcess({ settings });
+      try {
+        const { source } = harness(runner);
+        const [a, b, c] = [source(counted), source(counted), source(counted)];
+        for (const s of [a, b, c]) assert.deepEqual(events(await s()), [1]);
+        return events(await a());
+      } finally {
+        await runner.close();
+      }
+    };
+    assert.deepEqual(await runs({ warmMemoryMb: 1024 }), [2], "by default the three stay warm");
+    assert.deepEqual(await runs({ warmMemoryMb: 1024, warmSources: 2 }), [1], "with room for 2, the first went cold");
+  });
 });

@@ -6,6 +6,8 @@ import type { RunnerReply } from "./protocol.ts";
 export interface RunnerSettings {
   /** heap budget of the runner's warm isolates together, MiB */
   warmMemoryMb: number;
+  /** warm sources (contexts) a runner keeps at most; absent: sandbox/invoke.ts's default */
+  warmSources?: number;
   /** the in-isolate runtime as one module (runtime-bundle.ts); absent: its modules one by one */
   runtimeBundle?: string;
   /**

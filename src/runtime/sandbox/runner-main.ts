@@ -4,12 +4,13 @@ import { AppError } from "../../lib/errors.ts";
 import type { RunnerMessage, RunnerReply } from "../protocol.ts";
 import { batchesOf, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
 import { analyze } from "./analyze.ts";
-import { invoke, setWarmMemoryMb } from "./invoke.ts";
+import { invoke, setWarmMemoryMb, setWarmSources } from "./invoke.ts";
 import { entryModes } from "./instance.ts";
 import { useRuntimeBundle } from "./load/runtime-modules.ts";
 
 const settings = JSON.parse(process.argv[2] ?? "{}") as Partial<RunnerSettings>;
 if (typeof settings.warmMemoryMb === "number" && settings.warmMemoryMb > 0) setWarmMemoryMb(settings.warmMemoryMb);
+if (typeof settings.warmSources === "number" && settings.warmSources > 0) setWarmSources(settings.warmSources);
 if (typeof settings.runtimeBundle === "string") useRuntimeBundle(settings.runtimeBundle);
 if (settings.syncEntries === false || settings.syncEntries === "always") entryModes.set(settings.syncEntries);
 
