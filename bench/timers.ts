@@ -68,6 +68,8 @@ export async function benchTimers(seconds: number, opts: { sources?: number; int
   let peakEach: number[] = [];
   let cpuSeconds: number;
   let invocations: number;
+  let restarts0: number;
+  let restarts: number;
   const events = new Map<string, EventItem[]>();
   try {
     const api = new Api(service.url, adminKey);
@@ -92,6 +94,7 @@ export async function benchTimers(seconds: number, opts: { sources?: number; int
     T1 = T0 + seconds * 1000;
     await sleep(T0 - Date.now());
     const used0 = await api.invocationsUsed();
+    restarts0 = await api.metric("tributary_runner_restarts_total");
     const cpu0 = treeCpuSeconds(pid);
     while (Date.now() < T1) {
       const m = treeRss(pid);
@@ -102,6 +105,7 @@ export async function benchTimers(seconds: number, opts: { sources?: number; int
     }
     cpuSeconds = treeCpuSeconds(pid) - cpu0;
     invocations = (await api.invocationsUsed()) - used0;
+    restarts = (await api.metric("tributary_runner_restarts_total")) - restarts0;
     await sleep(3000);
     rss.push(treeRss(pid).bytes);
 
@@ -167,6 +171,11 @@ export async function benchTimers(seconds: number, opts: { sources?: number; int
     { metric: "ticks run / ticks due", value: `${(ratio * 100).toFixed(2)} %`, target: ">= 99.9 %", pass: ratio >= 0.999 },
     { metric: "ticks fired >= half an interval before their inferred due time", value: int(skewed), target: "0", pass: skewed === 0 },
     { metric: "invocations in the window, by /users/me", value: Number.isFinite(invocations) ? int(invocations) : "n/a" },
+    {
+      // a runner past TRIBUTARY_RUNNER_MAX_RSS_MB is replaced, and every source it held starts cold
+      metric: "runners replaced in the window (crash, RSS past its bound)",
+      value: Number.isFinite(restarts) ? int(restarts) : "n/a",
+    },
     { metric: "lateness to run p50", value: ms(pct(lateRun, 50)) },
     { metric: "lateness to run p99", value: ms(pct(lateRun, 99)), target: "< 250 ms", pass: pct(lateRun, 99) < 250 },
     { metric: "lateness to run max", value: ms(lateRun[lateRun.length - 1] ?? NaN) },

@@ -44,6 +44,14 @@ export class Api {
     }
   }
 
+  /** a counter or gauge of GET /metrics (summed over its labels); NaN when it isn't there */
+  async metric(name: string): Promise<number> {
+    const res = await fetch(`${this.url}/metrics`);
+    if (!res.ok) return NaN;
+    const lines = (await res.text()).split("\n").filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+    return lines.length ? lines.reduce((n, l) => n + Number(l.slice(l.lastIndexOf(" ") + 1)), 0) : NaN;
+  }
+
   async invocationsUsed(): Promise<number> {
     const me = await this.call<{ data: { daily_invocations_used: number } }>("GET", "/v1/users/me");
     return me.data.daily_invocations_used;
