@@ -136,6 +136,21 @@ describe("invoke: bounds on what a component hands the host", () => {
     }
   });
 
+  it("a source whose next tick is far away lets its context go after each run; one due soon stays warm", async () => {
+    const counted = `let runs = 0; export default { run() { this.$emit(++runs); } }`;
+    const { request, send } = harness(runner);
+    const tick = async (sourceId: string, inMs: number) => {
+      const req = { ...request(counted, { sourceId, codeHash: "far-or-near" }), nextUseAt: Date.now() + inMs };
+      const reply = await send(req);
+      assert.ok(!("needCode" in reply));
+      return events(reply);
+    };
+    assert.deepEqual(await tick("near", 15_000), [1]);
+    assert.deepEqual(await tick("near", 15_000), [2], "15 s apart: kept warm");
+    assert.deepEqual(await tick("far", 15 * 60_000), [1]);
+    assert.deepEqual(await tick("far", 15 * 60_000), [1], "15 min apart: started again for each tick");
+  });
+
   it("warm sources are bounded by count (warmSources): past it, a source starts again cold", async () => {
     const counted = `let runs = 0; export default { run() { this.$emit(++runs); } }`;
     const runs = async (settings: { warmMemoryMb: number; warmSources?: number }) => {

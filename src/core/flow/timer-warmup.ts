@@ -12,7 +12,11 @@ import type { Target } from "../runtime/target.ts";
 const CONCURRENCY = 4;
 /** sources waiting to be warmed; past this a new source simply starts cold */
 const MAX_QUEUED = 20_000;
-/** a first tick further away than this starts cold: holding its context until then costs more */
+/**
+ * a first tick further away than this starts cold: holding its context until then costs more
+ * (the runner lets a context go after a run whose next one is this far: FAR_MS in
+ * runtime/sandbox/invoke.ts)
+ */
 const HORIZON_MS = 2 * 60_000;
 
 export class TimerWarmup {
