@@ -15,7 +15,7 @@ import { prepareContext } from "./load/runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
 import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
 import { EntryModes } from "./entry-mode.ts";
-import { ON_THREAD, POOLED } from "./load/isolate-calls.ts";
+import { IsolateCalls, POOLED } from "./load/isolate-calls.ts";
 
 /** isolates ended on purpose (a timeout): any other disposal of an isolate was V8's, out of memory */
 const endedOnPurpose = new WeakSet<ivm.Isolate>();
@@ -86,11 +86,10 @@ export class Instance {
   static async create(codeHash: string, code: string, memoryMb: number, timeoutMs: number, owner?: string): Promise<Instance> {
     const inst = new Instance(codeHash, memoryMb, owner);
     const sync = entryModes.syncStart(codeHash);
-    const calls = sync ? ON_THREAD : POOLED;
-    // its time in the isolate, as for entries: a pooled start's wall time is mostly waiting
-    const startedAt = performance.now();
+    const calls = sync ? IsolateCalls.onThread() : POOLED;
+    // its own time on the thread; a pooled start's time in its isolate (see EntryModes.started)
     const cpuAt = inst.isolate.cpuTime;
-    const took = () => (sync ? performance.now() - startedAt : inst.dead ? Infinity : Number(inst.isolate.cpuTime - cpuAt) / 1e6);
+    const took = () => (sync ? calls.onThreadMs : inst.dead ? Infinity : Number(inst.isolate.cpuTime - cpuAt) / 1e6);
     try {
       const host = hostReference((op, args) => inst.#op(op, args));
       inst.#host = host;

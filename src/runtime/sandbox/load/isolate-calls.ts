@@ -12,57 +12,102 @@ type Resolver = (specifier: string, referrer: ivm.Module) => ivm.Module | Promis
 export class IsolateCalls {
   /** true: every call on the runner's thread */
   readonly sync: boolean;
+  /**
+   * ms spent in this object's calls on the runner's thread: a cold start's own cost, where its
+   * wall time would count every other start its awaits let run meanwhile
+   */
+  onThreadMs = 0;
 
   constructor(sync: boolean) {
     this.sync = sync;
   }
 
+  /** fresh calls for one cold start on the runner's thread, timing their own cost */
+  static onThread(): IsolateCalls {
+    return new IsolateCalls(true);
+  }
+
+  #run<T>(onThread: () => T, pooled: () => Promise<T>): Promise<T> {
+    if (!this.sync) return pooled();
+    const at = performance.now();
+    try {
+      return Promise.resolve(onThread());
+    } finally {
+      this.onThreadMs += performance.now() - at;
+    }
+  }
+
   createContext(isolate: ivm.Isolate): Promise<ivm.Context> {
-    return this.sync ? Promise.resolve(isolate.createContextSync()) : isolate.createContext();
+    return this.#run(
+      () => isolate.createContextSync(),
+      () => isolate.createContext(),
+    );
   }
 
   compileModule(isolate: ivm.Isolate, code: string, opts: ivm.CompileModuleOptions): Promise<ivm.Module> {
-    return this.sync ? Promise.resolve(isolate.compileModuleSync(code, opts)) : isolate.compileModule(code, opts);
+    return this.#run(
+      () => isolate.compileModuleSync(code, opts),
+      () => isolate.compileModule(code, opts),
+    );
   }
 
   compileScript(isolate: ivm.Isolate, code: string, opts: ivm.ScriptInfo): Promise<ivm.Script> {
-    return this.sync ? Promise.resolve(isolate.compileScriptSync(code, opts)) : isolate.compileScript(code, opts);
+    return this.#run(
+      () => isolate.compileScriptSync(code, opts),
+      () => isolate.compileScript(code, opts),
+    );
   }
 
-  async instantiate(mod: ivm.Module, context: ivm.Context, resolve: Resolver): Promise<void> {
-    // the sync form takes only a resolver that answers at once: every resolver here does
-    if (this.sync) mod.instantiateSync(context, resolve as (specifier: string, referrer: ivm.Module) => ivm.Module);
-    else await mod.instantiate(context, resolve);
+  instantiate(mod: ivm.Module, context: ivm.Context, resolve: Resolver): Promise<void> {
+    return this.#run(
+      // the sync form takes only a resolver that answers at once: every resolver here does
+      () => mod.instantiateSync(context, resolve as (specifier: string, referrer: ivm.Module) => ivm.Module),
+      () => mod.instantiate(context, resolve),
+    );
   }
 
   async evaluate(mod: ivm.Module, opts?: ivm.ScriptRunOptions): Promise<void> {
-    if (this.sync) mod.evaluateSync(opts);
-    else await mod.evaluate(opts);
+    await this.#run<unknown>(
+      () => mod.evaluateSync(opts),
+      () => mod.evaluate(opts),
+    );
   }
 
   async runScript(script: ivm.Script, context: ivm.Context, opts: ivm.ScriptRunOptions): Promise<void> {
-    if (this.sync) script.runSync(context, opts);
-    else await script.run(context, opts);
+    await this.#run<unknown>(
+      () => script.runSync(context, opts),
+      () => script.run(context, opts),
+    );
   }
 
-  async get(ref: ivm.Reference, name: string): Promise<ivm.Reference> {
-    return (this.sync ? ref.getSync(name, { reference: true }) : await ref.get(name, { reference: true })) as ivm.Reference;
+  get(ref: ivm.Reference, name: string): Promise<ivm.Reference> {
+    return this.#run(
+      () => ref.getSync(name, { reference: true }) as ivm.Reference,
+      async () => (await ref.get(name, { reference: true })) as ivm.Reference,
+    );
   }
 
   apply<T>(ref: ivm.Reference, args: unknown[], opts?: ivm.ReferenceApplyOptions): Promise<T> {
-    return (this.sync ? Promise.resolve(ref.applySync(undefined, args, opts)) : ref.apply(undefined, args, opts)) as Promise<T>;
+    return this.#run(
+      () => ref.applySync(undefined, args, opts) as T,
+      () => ref.apply(undefined, args, opts) as Promise<T>,
+    );
   }
 
   eval(context: ivm.Context, code: string): Promise<unknown> {
-    return this.sync ? Promise.resolve(context.evalSync(code)) : context.eval(code);
+    return this.#run<unknown>(
+      () => context.evalSync(code),
+      () => context.eval(code),
+    );
   }
 
   evalClosure<T>(context: ivm.Context, code: string, args: unknown[], opts?: ivm.ContextEvalClosureOptions): Promise<T> {
-    return (this.sync ? Promise.resolve(context.evalClosureSync(code, args, opts)) : context.evalClosure(code, args, opts)) as Promise<T>;
+    return this.#run(
+      () => context.evalClosureSync(code, args, opts) as T,
+      () => context.evalClosure(code, args, opts) as Promise<T>,
+    );
   }
 }
 
 /** Every call through isolated-vm's thread pool: analysis, and code not (yet) known to be quick. */
 export const POOLED = new IsolateCalls(false);
-/** Every call on the runner's thread. */
-export const ON_THREAD = new IsolateCalls(true);
