@@ -83,7 +83,7 @@ export class EntryModes {
       return;
     }
     // an average, as for entries: one start that took long may be a collection or a descheduled thread
-    m.startMs += (ms - m.startMs) / 5;
+    m.startMs = Number.isFinite(m.startMs) ? m.startMs + (ms - m.startMs) / 5 : ms;
     if (ms > STALL_MS) this.stalled(codeHash, true);
   }
 
