@@ -111,7 +111,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     retention: config.eventRetention,
     version: VERSION,
     webhookBackoffMs: config.webhookBackoffMs,
-    backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024, maxWaiting: config.maxBacklog },
+    backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024, maxWaiting: config.maxBacklog, edgeLagMs: config.edgeLagMs },
     metrics,
     ownership,
     ...(clusterToken ? { peers: peerClient(clusterToken, config.invocationTimeoutMs + 5000) } : {}),
@@ -119,6 +119,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   metrics.observe({
     inFlight: () => core.runtime.capacity.inFlight,
     inboxInFlight: () => core.runtime.pump.inFlight,
+    inboxLimit: () => Math.min(core.runtime.capacity.inboxLimit, core.runtime.capacity.maxRuns),
     runners: () => invoker.stats(),
     pending: async () => {
       const [inbox, deliveries] = await Promise.all([store.events.inboxCount(), store.deliveries.count()]);

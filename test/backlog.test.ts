@@ -37,6 +37,8 @@ describe("backlog bound", () => {
     const one = refused[0];
     assertErrorEnvelope({ status: one.statusCode, headers: one.headers, body: JSON.parse(one.body), text: one.body }, 429, "overloaded");
     assert.equal(one.headers["retry-after"], "1");
+    // refusing, the service counts as past capacity: accepted runs yield to the edge (edge-first.ts)
+    assert.equal(t.app.core.runtime.backlog.refusing, true);
     // run-now is bounded the same way
     const run = await t.request("POST", `/v1/sources/${src.id}/run`, { body: { event: { now: true } } });
     assert.ok(run.status === 202 || run.status === 429, `run-now: ${run.status}`);
@@ -54,6 +56,10 @@ describe("backlog bound", () => {
     const { resolveConfig } = await import("../src/config.ts");
     assert.throws(() => resolveConfig({ TRIBUTARY_MAX_BACKLOG: "lots" }), /TRIBUTARY_MAX_BACKLOG/);
     assert.equal(resolveConfig({ TRIBUTARY_MAX_BACKLOG: "0" }).maxBacklog, 0);
+    // the event-loop delay past which accepted runs yield to the edge: 25 ms, 0 turns it off
+    assert.equal(resolveConfig({}).edgeLagMs, 25);
+    assert.equal(resolveConfig({ TRIBUTARY_EDGE_LAG_MS: "0" }).edgeLagMs, 0);
+    assert.throws(() => resolveConfig({ TRIBUTARY_EDGE_LAG_MS: "soon" }), /TRIBUTARY_EDGE_LAG_MS/);
   });
 });
 

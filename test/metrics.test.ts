@@ -98,6 +98,8 @@ describe("metrics, open (no token)", () => {
 
     assert.equal(value(samples, "tributary_in_flight"), 0);
     assert.equal(value(samples, "tributary_inbox_in_flight"), 0);
+    // nothing refused: accepted runs may take the whole in-flight capacity
+    assert.equal(value(samples, "tributary_inbox_run_limit"), 4096);
     assert.equal(value(samples, "tributary_runner_restarts_total"), 0);
     assert.notEqual(value(samples, "tributary_runner_rss_bytes", { runner: "0" }), undefined);
     assert.equal(value(samples, "tributary_sse_clients"), 0);

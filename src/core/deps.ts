@@ -26,7 +26,13 @@ export interface CoreDeps {
   /** waits between a webhook delivery's tries (decisions §5: 5 tries over about an hour) */
   webhookBackoffMs: readonly number[];
   /** queued work held in memory at once (runs from the inbox, deliveries); the rest waits in the store */
-  backlog: { maxInFlight: number; maxInFlightBytes: number; maxWaiting?: number };
+  backlog: {
+    maxInFlight: number;
+    maxInFlightBytes: number;
+    maxWaiting?: number;
+    /** event-loop delay (p99, ms) past which accepted runs are throttled (edge-first.ts); 0 = never */
+    edgeLagMs?: number;
+  };
   /** the operator's metrics (counters and histograms only); none when absent */
   metrics?: CoreMetrics;
   /** which emitters' durable work this node runs (default: all of them, one node) */

@@ -17,6 +17,8 @@ export interface MetricsSources {
   inFlight(): number;
   /** accepted runs of HTTP sources in flight from the inbox */
   inboxInFlight(): number;
+  /** the most accepted runs held at once now: lowered past capacity (core/flow/edge-first.ts) */
+  inboxLimit(): number;
   /** per runner: processes started (restarts + 1) and the RSS it last reported */
   runners(): Array<{ started: number; rss: number }>;
   /** rows waiting in the store: full counts, so read at most every PENDING_EVERY_MS */
@@ -134,6 +136,15 @@ export class PromMetrics implements CoreMetrics {
       collect() {
         const s = sources();
         if (s) this.set(s.inboxInFlight());
+      },
+    });
+    new Gauge({
+      name: "tributary_inbox_run_limit",
+      help: "the most accepted runs held at once now: below the in-flight capacity while endpoints refuse work and the event loop is late (TRIBUTARY_EDGE_LAG_MS)",
+      registers,
+      collect() {
+        const s = sources();
+        if (s) this.set(s.inboxLimit());
       },
     });
     // A COUNT over a big table per scrape would cost more than the scrape: counted at most every

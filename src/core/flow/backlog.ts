@@ -8,6 +8,8 @@ import { stackless } from "../../lib/errors.ts";
 // twice a second, and what this node accepted since is added, so the check itself costs nothing.
 
 const REFRESH_MS = 500;
+/** how long after its last refusal the service still counts as past capacity (`refusing`) */
+const REFUSING_FOR_MS = 5000;
 
 export class Backlog {
   readonly #store: Store;
@@ -16,6 +18,7 @@ export class Backlog {
   #acceptedSince = 0;
   #countedAt = 0;
   #counting = false;
+  #refusedAt = -Infinity;
   /** what a refusal says */
   readonly refusal: string;
 
@@ -39,7 +42,13 @@ export class Backlog {
       this.#acceptedSince++;
       return;
     }
+    this.#refusedAt = Date.now();
     throw stackless("overloaded", this.refusal, 1);
+  }
+
+  /** whether work was refused in the last few seconds: the service is past its capacity */
+  get refusing(): boolean {
+    return Date.now() - this.#refusedAt < REFUSING_FOR_MS;
   }
 
   /**
@@ -48,7 +57,10 @@ export class Backlog {
    */
   get full(): boolean {
     if (this.#max <= 0 || Date.now() - this.#countedAt >= REFRESH_MS) return false;
-    return this.#counted + this.#acceptedSince >= this.#max;
+    if (this.#counted + this.#acceptedSince < this.#max) return false;
+    // asked only to refuse a request, so a yes is a refusal
+    this.#refusedAt = Date.now();
+    return true;
   }
 
   /** the run counted by take() was not accepted after all (its write failed) */

@@ -79,7 +79,7 @@ export class InboxPump {
     }
     const lane = this.#lane(t.source.id);
     const bytes = eventJson?.length ?? 0;
-    if (!lane.backlog && !lane.paused && lane.inFlight.size < PER_SOURCE && this.#d.capacity.tryTake(bytes)) {
+    if (!lane.backlog && !lane.paused && lane.inFlight.size < PER_SOURCE && this.#d.capacity.tryTake(bytes, true)) {
       lane.cursor = Math.max(lane.cursor, seq);
       this.#run(t, lane, seq, eventJson, bytes);
       return;
@@ -188,7 +188,7 @@ export class InboxPump {
       .then((failed) => {
         lane.inFlight.delete(seq);
         if (lane.reading && !failed) lane.doneWhileReading.add(seq);
-        this.#d.capacity.give(bytes);
+        this.#d.capacity.give(bytes, true);
         if (failed) this.#pause(t.source.id, lane);
         else if (lane.backlog) this.#pump(t.source.id);
         else this.#forgetIfIdle(t.source.id, lane);
@@ -254,7 +254,7 @@ export class InboxPump {
     // From the oldest row, the running ones come back too; after the cursor, only new ones, and
     // no more than the shared capacity could start now.
     const after = lane.cursor;
-    const want = after === 0 ? room + lane.inFlight.size : Math.min(room, Math.max(1, this.#d.capacity.freeRuns));
+    const want = after === 0 ? room + lane.inFlight.size : Math.min(room, Math.max(1, this.#d.capacity.freeRuns(true)));
     if (!this.#owns(sourceId)) {
       lane.backlog = false;
       return;
@@ -271,8 +271,8 @@ export class InboxPump {
       if (lane.inFlight.has(row.seq) || lane.doneWhileReading.has(row.seq)) continue;
       const eventJson = eventOf(row);
       const bytes = eventJson?.length ?? 0;
-      if (!this.#d.capacity.tryTake(bytes)) {
-        this.#d.capacity.whenFree(lane.wake);
+      if (!this.#d.capacity.tryTake(bytes, true)) {
+        this.#d.capacity.whenFree(lane.wake, true);
         return;
       }
       took++;

@@ -7,6 +7,7 @@ import { CommitQueue } from "./commit-queue.ts";
 import { InboxQueue } from "../flow/inbox-queue.ts";
 import { InboxPump } from "../flow/inbox-pump.ts";
 import { Capacity } from "../flow/capacity.ts";
+import { EdgeFirst } from "../flow/edge-first.ts";
 import { Ingress } from "../flow/ingress.ts";
 import { Invocations } from "./invocations.ts";
 import type { Target } from "./target.ts";
@@ -45,6 +46,7 @@ export class SourceRuntime {
   readonly routes: Routes;
   readonly deliveries: Deliveries;
   readonly capacity: Capacity;
+  readonly edgeFirst: EdgeFirst;
   /** the bound on accepted runs waiting (TRIBUTARY_MAX_BACKLOG) */
   readonly backlog: Backlog;
   readonly pump: InboxPump;
@@ -90,6 +92,7 @@ export class SourceRuntime {
     this.timers = new Timers(deps.store, this.invocations, this.quotas, log, owns);
     this.capacity = new Capacity(deps.backlog.maxInFlight, deps.backlog.maxInFlightBytes);
     this.backlog = new Backlog(deps.store, deps.backlog.maxWaiting ?? 0);
+    this.edgeFirst = new EdgeFirst(this.capacity, deps.backlog.edgeLagMs ?? 0, () => this.backlog.refusing);
     this.pump = new InboxPump({
       store: deps.store,
       targets: this.targets,
@@ -143,6 +146,7 @@ export class SourceRuntime {
    * sends the deliveries still queued (for what this node runs: everything, on one node).
    */
   start(): Promise<void> {
+    this.edgeFirst.start();
     return this.#node.start();
   }
 
@@ -193,6 +197,7 @@ export class SourceRuntime {
     this.#announce.close();
     this.invocations.stop();
     this.pump.close();
+    this.edgeFirst.close();
     this.timers.close();
     this.deliveries.close();
     await this.#commits.drain();
