@@ -6,33 +6,25 @@ import { POOLED, type IsolateCalls } from "./isolate-calls.ts";
 
 const cache = new Map<string, ivm.ExternalCopy<ArrayBuffer>>();
 
-/** Compiles `code` as a module, reusing (or producing, the first time) cached data under `key`. */
-export async function compileCached(
-  isolate: ivm.Isolate,
-  key: string,
-  code: string,
-  filename: string,
-  calls: IsolateCalls = POOLED,
-): Promise<ivm.Module> {
+type CacheOptions = { filename: string; cachedData: ivm.ExternalCopy<ArrayBuffer> } | { filename: string; produceCachedData: true };
+
+/** Compiles with the cached data under `key`, or produces it the first time. */
+async function withCache<T extends ivm.Module | ivm.Script>(key: string, filename: string, compile: (opts: CacheOptions) => Promise<T>): Promise<T> {
   const cachedData = cache.get(key);
-  const mod = await calls.compileModule(isolate, code, cachedData ? { filename, cachedData } : { filename, produceCachedData: true });
-  const produced = (mod as ivm.Module & ivm.CachedDataResult).cachedData;
+  const compiled = await compile(cachedData ? { filename, cachedData } : { filename, produceCachedData: true });
+  const produced = (compiled as T & ivm.CachedDataResult).cachedData;
   if (!cachedData && produced) cache.set(key, produced);
-  return mod;
+  return compiled;
 }
 
-export async function compileScriptCached(
-  isolate: ivm.Isolate,
-  key: string,
-  code: string,
-  filename: string,
-  calls: IsolateCalls = POOLED,
-): Promise<ivm.Script> {
-  const cachedData = cache.get(key);
-  const script = await calls.compileScript(isolate, code, cachedData ? { filename, cachedData } : { filename, produceCachedData: true });
-  const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
-  if (!cachedData && produced) cache.set(key, produced);
-  return script;
+/** Compiles `code` as a module, reusing (or producing, the first time) cached data under `key`. */
+export function compileCached(isolate: ivm.Isolate, key: string, code: string, filename: string, calls: IsolateCalls = POOLED): Promise<ivm.Module> {
+  return withCache(key, filename, (opts) => calls.compileModule(isolate, code, opts));
+}
+
+/** The same for a classic script. */
+export function compileScriptCached(isolate: ivm.Isolate, key: string, code: string, filename: string, calls: IsolateCalls = POOLED): Promise<ivm.Script> {
+  return withCache(key, filename, (opts) => calls.compileScript(isolate, code, opts));
 }
 
 /** Drops the cached data of a key (a component code no longer stored). */
