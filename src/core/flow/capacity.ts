@@ -13,8 +13,10 @@ export class Capacity {
   #bytes = 0;
   #inboxRuns = 0;
   #inboxLimit = Infinity;
-  /** waiters in arrival order, and whether each waits to hold an accepted run */
-  readonly #waiting = new Map<() => boolean, boolean>();
+  /** waiters for an accepted run's room and for any other, each in arrival order (the value) */
+  readonly #inboxWaiting = new Map<() => boolean, number>();
+  readonly #otherWaiting = new Map<() => boolean, number>();
+  #arrivals = 0;
 
   constructor(maxRuns: number, maxBytes: number) {
     this.#maxRuns = maxRuns;
@@ -44,7 +46,7 @@ export class Capacity {
     this.#inboxLimit = Math.max(1, n);
     // Room that opened is handed out now: lanes waiting for it would otherwise wait for a run
     // to end, and with none in flight nothing would ever wake them.
-    for (let i = 0; i < Math.min(this.#waiting.size, this.#inboxLimit - before); i++) this.wakeNext();
+    for (let i = 0; i < Math.min(this.#inboxWaiting.size, this.#inboxLimit - before); i++) this.wakeNext();
   }
 
   /** runs that would still fit now (by count; the bytes may bind first); `inbox`: an accepted run's */
@@ -82,17 +84,15 @@ export class Capacity {
   wakeNext(): void {
     // Accepted runs' lanes are passed over while their own limit is reached: woken, they would
     // find no room, wake the next such lane, and so on, each time reading the inbox for nothing.
+    // Otherwise the longer waiting of the two queues' heads goes first.
     for (;;) {
       const inboxFull = this.#inboxRuns > 0 && this.#inboxRuns >= this.#inboxLimit;
-      let next: (() => boolean) | undefined;
-      for (const [wake, inbox] of this.#waiting) {
-        if (inbox && inboxFull) continue;
-        next = wake;
-        break;
-      }
+      const inbox = inboxFull ? undefined : first(this.#inboxWaiting);
+      const other = first(this.#otherWaiting);
+      const next = inbox && (!other || inbox[1] < other[1]) ? inbox : other;
       if (!next) return;
-      this.#waiting.delete(next);
-      if (next()) return;
+      (next === inbox ? this.#inboxWaiting : this.#otherWaiting).delete(next[0]);
+      if (next[0]()) return;
     }
   }
 
@@ -101,10 +101,17 @@ export class Capacity {
    * it goes for the room. Registering the same function twice waits once.
    */
   whenFree(wake: () => boolean, inbox = false): void {
-    if (!this.#waiting.has(wake)) this.#waiting.set(wake, inbox);
+    if (this.#inboxWaiting.has(wake) || this.#otherWaiting.has(wake)) return;
+    (inbox ? this.#inboxWaiting : this.#otherWaiting).set(wake, this.#arrivals++);
   }
 
   forget(wake: () => boolean): void {
-    this.#waiting.delete(wake);
+    this.#inboxWaiting.delete(wake);
+    this.#otherWaiting.delete(wake);
   }
+}
+
+function first<K, V>(m: Map<K, V>): [K, V] | undefined {
+  for (const entry of m) return entry;
+  return undefined;
 }
