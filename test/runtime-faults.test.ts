@@ -180,6 +180,33 @@ describe("a result the store refuses", () => {
   });
 });
 
+// With room for two runs in memory, the source's lane reads its rows back from the inbox after
+// nearly every run, so a run's failure often comes while a read is under way. The failure sends
+// the lane back to the failed row; the read that was under way must not carry it past that row
+// again, or the row stays in the inbox, never retried and never set aside.
+describe("results the store refuses, while the inbox is read back", () => {
+  it("each refused run is retried and set aside; every other run lands; the inbox drains", async () => {
+    const t = await startApp({ TRIBUTARY_MAX_IN_FLIGHT: "2" });
+    try {
+      const a = await createSource(t, `export default { props: { http: "$.interface.http" }, run(e) { this.$emit(e.body.n, { name: e.body.stream }); } }`);
+      await refuseStream(t, "poison");
+      const poison = new Set([5, 17, 29]);
+      const replies = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => t.request("POST", endpointPath(a), { body: { n: i, stream: poison.has(i) ? "poison" : "" }, key: null })),
+      );
+      for (const res of replies) assert.equal(res.status, 200, res.text);
+      const errors = await waitEvents(t, a.id, poison.size, "$errors", 60_000);
+      assert.deepEqual(errors.map((e) => e.event.invocation.event.body.n).sort((x, y) => x - y), [...poison]);
+      const got = (await waitEvents(t, a.id, 40 - poison.size)).map((e) => e.event).sort((x, y) => x - y);
+      assert.deepEqual(got, Array.from({ length: 40 }, (_, i) => i).filter((n) => !poison.has(n)));
+      await waitFor(async () => (await t.app.store.events.inboxSources()).length === 0, 10_000, "the inbox to drain");
+      await healthy(t);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("runner recycling", () => {
   it("a runner past its RSS limit is replaced once its work is done; runs and db state carry on", async () => {
     // 1 MiB: every runner is past it after its first reply, so each batch of work gets a new one

@@ -45,8 +45,10 @@ export class Capacity {
     const before = this.#inboxLimit;
     this.#inboxLimit = Math.max(1, n);
     // Room that opened is handed out now: lanes waiting for it would otherwise wait for a run
-    // to end, and with none in flight nothing would ever wake them.
-    for (let i = 0; i < Math.min(this.#inboxWaiting.size, this.#inboxLimit - before); i++) this.wakeNext();
+    // to end, and with none in flight nothing would ever wake them. (Counted first: each wake-up
+    // takes a waiter off the queue.)
+    const opened = Math.min(this.#inboxWaiting.size, this.#inboxLimit - before);
+    for (let i = 0; i < opened; i++) this.wakeNext();
   }
 
   /** runs that would still fit now (by count; the bytes may bind first); `inbox`: an accepted run's */
@@ -78,8 +80,8 @@ export class Capacity {
   /**
    * Wakes the longest waiter that still wants room; it takes what it can and waits again if that
    * is not enough. A waiter that no longer wants room (its work went, or waits for something
-   * else) answers false and the next is woken; one that goes for the room but then finds nothing
-   * to take calls this in turn. So free room never sits unused while others wait.
+   * else) answers false and the next is woken; one that goes for the room and ends its turn
+   * without waiting again calls passOn(). So free room never sits unused while others wait.
    */
   wakeNext(): void {
     // Accepted runs' lanes are passed over while their own limit is reached: woken, they would
@@ -94,6 +96,15 @@ export class Capacity {
       (next === inbox ? this.#inboxWaiting : this.#otherWaiting).delete(next[0]);
       if (next[0]()) return;
     }
+  }
+
+  /**
+   * A lane that was woken (or ran through its own work) and did not end up waiting for room calls
+   * this: whatever room is still free goes to the next waiter now, instead of sitting unused until
+   * some other run ends. A lane that stopped for lack of room must not: it waits itself.
+   */
+  passOn(): void {
+    if (this.#runs < this.#maxRuns && this.#bytes < this.#maxBytes) this.wakeNext();
   }
 
   /**

@@ -197,10 +197,11 @@ export class Deliveries {
       return;
     }
     lane.busy = true;
+    let waits = false;
     const work = async () => {
       if (this.#shouldRead(lane)) await this.#readBack(id, lane);
       if (id.startsWith("wh_")) await this.#webhook(id, lane);
-      else await this.#invoke(id, lane);
+      else waits = (await this.#invoke(id, lane)) === "waits";
     };
     work()
       .catch((e) => {
@@ -211,6 +212,10 @@ export class Deliveries {
       })
       .finally(() => {
         lane.busy = false;
+        // Woken for freed room, the lane may have taken less than there is, or nothing (over
+        // quota, disabled, deleted, nothing left): the room goes to the next waiter, or it would
+        // sit unused until some other run ends. Not when the lane waits for room itself.
+        if (!waits && !id.startsWith("wh_")) this.#d.capacity.passOn();
         const again = lane.again;
         lane.again = false;
         if (lane.queue.length === 0 && lane.inFlight.size === 0 && !lane.timer && !lane.overflow) {
@@ -249,7 +254,8 @@ export class Deliveries {
     }, ms);
   }
 
-  async #invoke(id: string, lane: Lane): Promise<void> {
+  /** "waits": it stopped for lack of room, and waits for some */
+  async #invoke(id: string, lane: Lane): Promise<"waits" | undefined> {
     while (lane.queue.length > 0 && lane.inFlight.size < MAX_IN_FLIGHT && !this.#closed && this.#current(id, lane)) {
       const t = await this.#d.targets.get(id);
       if (!t) {
@@ -265,14 +271,16 @@ export class Deliveries {
         continue;
       }
       if (!(await this.#d.quotas.admit(t, "run"))) {
-        this.#wake(id, lane, QUOTA_RECHECK_MS);
+        if (!lane.timer) this.#wake(id, lane, QUOTA_RECHECK_MS);
         return;
       }
+      // stopped or dropped while it looked the listener up: nothing more starts here
+      if (this.#closed || !this.#current(id, lane) || lane.queue.length === 0) return;
       const d = lane.queue[0];
       const bytes = d.payload.length;
       if (!this.#d.capacity.tryTake(bytes)) {
         this.#d.capacity.whenFree(lane.wake);
-        return;
+        return "waits";
       }
       lane.queue.shift();
       lane.inFlight.add(d.id);

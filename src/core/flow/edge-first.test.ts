@@ -71,6 +71,40 @@ describe("Capacity: the limit on accepted runs", () => {
     assert.ok(c.tryTake(0, true));
     assert.equal(c.tryTake(0, true), false);
   });
+
+  test("when the limit rises, every inbox lane it makes room for is woken", () => {
+    const c = new Capacity(100, 1e9);
+    c.inboxLimit = 1;
+    assert.ok(c.tryTake(0, true));
+    const woken: number[] = [];
+    for (let i = 0; i < 4; i++) c.whenFree(() => (woken.push(i), c.tryTake(0, true)), true);
+    c.inboxLimit = 10;
+    assert.deepEqual(woken, [0, 1, 2, 3]);
+    assert.equal(c.inboxInFlight, 5);
+  });
+
+  test("room a woken lane leaves unused is passed on to the next waiter, and only while there is room", () => {
+    const c = new Capacity(2, 1e9);
+    assert.ok(c.tryTake(0));
+    assert.ok(c.tryTake(0));
+    const woken: string[] = [];
+    // a lane that goes for the room, then finds it has nothing to take (over quota, disabled...)
+    c.whenFree(() => (woken.push("idle"), true));
+    // a lane that takes what it is woken for
+    c.whenFree(() => (woken.push("busy"), c.tryTake(0)), true);
+    c.give(0);
+    assert.deepEqual(woken, ["idle"]);
+    // the idle lane ends its turn without taking or waiting: the room goes on
+    c.passOn();
+    assert.deepEqual(woken, ["idle", "busy"]);
+    assert.equal(c.freeRuns(), 0);
+    // full: nothing to pass on, and a waiter stays waiting
+    c.whenFree(() => (woken.push("later"), c.tryTake(0)));
+    c.passOn();
+    assert.deepEqual(woken, ["idle", "busy"]);
+    c.give(0);
+    assert.deepEqual(woken, ["idle", "busy", "later"]);
+  });
 });
 
 describe("EdgeFirst", () => {

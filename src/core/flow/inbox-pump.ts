@@ -40,6 +40,11 @@ interface Lane {
    * wrote rows, whose seqs may be below it).
    */
   cursor: number;
+  /**
+   * Counts the times the cursor went back to 0 (a failure, a wake-up, a resume): a read-back that
+   * was under way meanwhile must not move it forward again past the rows it must re-read.
+   */
+  rewinds: number;
 }
 
 export interface InboxPumpDeps {
@@ -96,7 +101,7 @@ export class InboxPump {
       const lane = this.#lane(id);
       lane.backlog = true;
       lane.dirty = true;
-      lane.cursor = 0;
+      rewind(lane);
       if (lane.paused) {
         clearTimeout(lane.paused);
         lane.paused = undefined;
@@ -111,7 +116,7 @@ export class InboxPump {
     const lane = this.#lane(sourceId);
     lane.backlog = true;
     lane.dirty = true;
-    lane.cursor = 0;
+    rewind(lane);
     this.#pump(sourceId);
   }
 
@@ -120,13 +125,16 @@ export class InboxPump {
     for (const id of [...this.#lanes.keys()]) if (which(id)) this.drop(id);
   }
 
-  /** The source was deleted: its rows went with it. */
+  /** The source was deleted (its rows went with it), or another node runs its rows now. */
   drop(sourceId: string): void {
     const lane = this.#lanes.get(sourceId);
     if (!lane) return;
+    // a pause left set would hold the lane (and every later row of the source) after this
     if (lane.paused) clearTimeout(lane.paused);
+    lane.paused = undefined;
     this.#d.capacity.forget(lane.wake);
     lane.backlog = false;
+    this.#forgetIfIdle(sourceId, lane);
   }
 
   close(): void {
@@ -153,6 +161,7 @@ export class InboxPump {
         failures: new Map(),
         doneWhileReading: new Set(),
         cursor: 0,
+        rewinds: 0,
       };
       this.#lanes.set(sourceId, (lane = created));
     }
@@ -199,7 +208,7 @@ export class InboxPump {
     lane.backlog = true;
     lane.dirty = true;
     // the failed row is still in the inbox, below the cursor
-    lane.cursor = 0;
+    rewind(lane);
     if (lane.paused || this.#closed) return;
     lane.paused = setTimeout(() => {
       lane.paused = undefined;
@@ -238,22 +247,32 @@ export class InboxPump {
     lane.reading = true;
     lane.dirty = false;
     lane.doneWhileReading.clear();
+    let waits = false;
     this.#readBack(sourceId, lane, room)
-      .catch((e: unknown) => {
-        this.#d.log(e, "reading accepted runs back from the inbox failed");
-        this.#pause(sourceId, lane);
-      })
+      .then(
+        (r) => (waits = r === "waits"),
+        (e: unknown) => {
+          this.#d.log(e, "reading accepted runs back from the inbox failed");
+          this.#pause(sourceId, lane);
+        },
+      )
       .finally(() => {
         lane.reading = false;
+        // Woken for freed room, the lane may have taken less than there is (or nothing: its rows
+        // were gone, it was disabled, the read failed): the room goes to the next waiter, or it
+        // would sit unused until some other run ends. Not when it waits for room itself.
+        if (!waits) this.#d.capacity.passOn();
         if (lane.backlog && lane.dirty) this.#pump(sourceId);
         else this.#forgetIfIdle(sourceId, lane);
       });
   }
 
-  async #readBack(sourceId: string, lane: Lane, room: number): Promise<void> {
+  /** "waits": it stopped for lack of room, and waits for some */
+  async #readBack(sourceId: string, lane: Lane, room: number): Promise<"waits" | undefined> {
     // From the oldest row, the running ones come back too; after the cursor, only new ones, and
     // no more than the shared capacity could start now.
     const after = lane.cursor;
+    const rewinds = lane.rewinds;
     const want = after === 0 ? room + lane.inFlight.size : Math.min(room, Math.max(1, this.#d.capacity.freeRuns(true)));
     if (!this.#owns(sourceId)) {
       lane.backlog = false;
@@ -262,27 +281,36 @@ export class InboxPump {
     const rows = await this.#d.store.events.inboxFor(sourceId, want, after);
     const t = await this.#d.targets.get(sourceId);
     if (!t || !t.source.active) {
-      // Deleted (its rows go with it) or disabled: the rows wait until it is enabled or started again.
+      // Deleted (its rows go with it) or disabled: the rows wait until it is enabled (which
+      // wakes the lane: SourceRuntime.changed) or the service starts again.
       lane.backlog = false;
       return;
     }
-    let took = 0;
+    // Stopped, dropped or paused meanwhile: nothing more starts now (a pause retries later).
+    if (this.#closed || lane.paused || this.#lanes.get(sourceId) !== lane) return;
     for (const row of rows) {
       if (lane.inFlight.has(row.seq) || lane.doneWhileReading.has(row.seq)) continue;
       const eventJson = eventOf(row);
       const bytes = eventJson?.length ?? 0;
       if (!this.#d.capacity.tryTake(bytes, true)) {
         this.#d.capacity.whenFree(lane.wake, true);
-        return;
+        return "waits";
       }
-      took++;
-      lane.cursor = Math.max(lane.cursor, row.seq);
+      // A run that failed while this read was under way sent the cursor back to its row: the
+      // cursor stays there, so the next read finds that row again.
+      if (lane.rewinds === rewinds) lane.cursor = Math.max(lane.cursor, row.seq);
       this.#run(t, lane, row.seq, eventJson, bytes);
     }
     // Everything the store had fits in memory now; new rows may be run directly again.
     if (rows.length < want && !lane.dirty) lane.backlog = false;
-    if (took === 0) this.#d.capacity.wakeNext();
+    return undefined;
   }
+}
+
+/** the next read-back starts from the oldest row */
+function rewind(lane: Lane): void {
+  lane.cursor = 0;
+  lane.rewinds++;
 }
 
 /** "" is a run with no event (POST /sources/{id}/run without one). */
