@@ -145,3 +145,65 @@ describe("backlog bound, over real HTTP", () => {
     assert.equal(await count(), accepted);
   });
 });
+
+// A source disabled while runs it accepted wait in the inbox: those runs wait for it (they run
+// once it is enabled again), and meanwhile they don't count toward the bound: one user's
+// disabled source must not keep every other user's endpoints refusing.
+describe("a source disabled with accepted runs waiting", () => {
+  let t: TestApp;
+  before(async () => {
+    // one run at a time, each taking a while: the runs accepted below wait in the inbox
+    t = await startApp({ TRIBUTARY_MAX_BACKLOG: "5", TRIBUTARY_MAX_IN_FLIGHT: "1" });
+  });
+  after(() => t.close());
+
+  const post = (path: string, i: number) =>
+    t.app.http.inject({ method: "POST", url: path, payload: { i }, headers: { "content-type": "application/json" } });
+
+  test("its runs don't hold the bound shut for others, run-now is refused, and enabling it runs them all", async () => {
+    const slow = `export default {
+      props: { http: "$.interface.http" },
+      async run(event) { await new Promise((r) => setTimeout(r, 1000)); this.$emit(event.body); },
+    }`;
+    const flooded = await createSource(t, slow);
+    // five in a row, each judged by the count and what was accepted since: all five are accepted
+    for (let i = 0; i < 5; i++) assert.equal((await post(endpointPath(flooded), i)).statusCode, 200);
+    const off = await t.request("PUT", `/v1/sources/${flooded.id}`, { body: { active: false } });
+    assert.equal(off.status, 200, off.text);
+    const waiting = (await t.app.store.events.inboxFor(flooded.id, 100)).length;
+    assert.ok(waiting >= 2, `runs waiting when disabled: ${waiting}`);
+
+    // another user's source accepts up to the bound again (before: every request answered 429
+    // until the flooded source was enabled)
+    const other = await t.newUser();
+    const echo = await createSource(t, `export default { props: { http: "$.interface.http" }, run(e) { this.$emit(e.body); } }`, {}, other.key);
+    await waitFor(async () => {
+      for (let i = 0; i < 4; i++) if ((await post(endpointPath(echo), i)).statusCode !== 200) return false;
+      return true;
+    }, 10_000, "four requests in a row accepted by another user's source");
+    await waitFor(async () => (await t.app.store.events.inboxFor(echo.id, 100)).length === 0, 10_000, "the other source's runs");
+    // what waits for the disabled source is still there, and not counted
+    assert.ok((await t.app.store.events.inboxCount()) >= 1);
+    assert.equal(await t.app.store.events.backlogCount(), 0);
+
+    // run-now on a disabled source: a clear refusal rather than a run that waits unseen
+    const run = await t.request("POST", `/v1/sources/${flooded.id}/run`, { body: { event: { now: true } } });
+    assertErrorEnvelope(run, 409, "conflict");
+    assert.match(run.body.error.message, /disabled/);
+    // another user's id stays not found
+    assert.equal((await t.request("POST", `/v1/sources/${flooded.id}/run`, { key: other.key })).status, 404);
+
+    // the run that was under way when it was disabled ends; the rest wait
+    await waitFor(async () => (await t.request("GET", `/v1/sources/${flooded.id}/event_summaries?limit=1`)).body.page_info.total_count >= 1, 10_000, "the run under way");
+    assert.ok((await t.app.store.events.inboxFor(flooded.id, 100)).length >= 1);
+    // enabled again, every accepted run runs (before: they waited until a restart)
+    const on = await t.request("PUT", `/v1/sources/${flooded.id}`, { body: { active: true } });
+    assert.equal(on.status, 200, on.text);
+    const got = await waitFor(async () => {
+      const page = (await t.request("GET", `/v1/sources/${flooded.id}/event_summaries?limit=10&expand=event`)).body;
+      return page.page_info.total_count >= 5 ? page.data.map((e: { event: { i: number } }) => e.event.i) : undefined;
+    }, 20_000, "the five accepted runs");
+    assert.deepEqual([...got].sort((a, b) => a - b), [0, 1, 2, 3, 4]);
+    await waitFor(async () => (await t.app.store.events.inboxFor(flooded.id, 100)).length === 0, 10_000, "its inbox to drain");
+  });
+});

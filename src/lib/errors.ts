@@ -6,7 +6,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   invalid_request: 400,
-  /** the resource is still in use (an account that sources use) */
+  /** the resource is still in use (an account that sources use), or disabled (run-now) */
   conflict: 409,
   /** the client took too long to send its request's headers or body */
   request_timeout: 408,

@@ -417,6 +417,8 @@ export interface EventStore {
   inboxSources(): Promise<string[]>;
   /** how many inbox rows are pending (a metric: a full count, so read it seldom) */
   inboxCount(): Promise<number>;
+  /** the pending inbox rows of enabled emitters (what the backlog bound counts; a full count too) */
+  backlogCount(): Promise<number>;
   /** a source's oldest `limit` pending inbox rows after seq `afterSeq` (default: all), oldest first */
   inboxFor(sourceId: string, limit: number, afterSeq?: number): Promise<InboxRow[]>;
   timer(sourceId: string): Promise<number | undefined>;

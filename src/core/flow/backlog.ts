@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { Store } from "../../store/port.ts";
 import { stackless } from "../../lib/errors.ts";
 
@@ -6,6 +7,9 @@ import { stackless } from "../../lib/errors.ts";
 // would take minutes to get to. What was accepted still runs; the bound only stops the queue
 // from growing without end. The count is read from the store (it spans every node) at most
 // twice a second, and what this node accepted since is added, so the check itself costs nothing.
+// Rows of disabled emitters are not counted (store/queries/events.ts backlogCount): they can't drain until their
+// owner enables them, and one user's disabled source must not keep every endpoint refusing.
+// Times are monotonic: a wall clock stepped back must not freeze the count.
 
 const REFRESH_MS = 500;
 /** how long after its last refusal the service still counts as past capacity (`refusing`) */
@@ -16,7 +20,7 @@ export class Backlog {
   readonly #max: number;
   #counted = 0;
   #acceptedSince = 0;
-  #countedAt = 0;
+  #countedAt = -Infinity;
   #counting = false;
   #refusedAt = -Infinity;
   /** what a refusal says */
@@ -36,19 +40,19 @@ export class Backlog {
     // meanwhile), so the request that finds it that old is accepted and a fresh count is taken;
     // those arriving while it is taken are judged by the old one. Under load that lets one more
     // request in per count.
-    const stale = !this.#counting && Date.now() - this.#countedAt >= REFRESH_MS;
+    const stale = !this.#counting && performance.now() - this.#countedAt >= REFRESH_MS;
     if (stale) this.#refresh();
     if (stale || this.#counted + this.#acceptedSince < this.#max) {
       this.#acceptedSince++;
       return;
     }
-    this.#refusedAt = Date.now();
+    this.#refusedAt = performance.now();
     throw stackless("overloaded", this.refusal, 1);
   }
 
   /** whether work was refused in the last few seconds: the service is past its capacity */
   get refusing(): boolean {
-    return Date.now() - this.#refusedAt < REFUSING_FOR_MS;
+    return performance.now() - this.#refusedAt < REFUSING_FOR_MS;
   }
 
   /**
@@ -56,10 +60,10 @@ export class Backlog {
    * even routed. A count old enough to be refreshed says no, so that take() refreshes it.
    */
   get full(): boolean {
-    if (this.#max <= 0 || Date.now() - this.#countedAt >= REFRESH_MS) return false;
+    if (this.#max <= 0 || performance.now() - this.#countedAt >= REFRESH_MS) return false;
     if (this.#counted + this.#acceptedSince < this.#max) return false;
     // asked only to refuse a request, so a yes is a refusal
-    this.#refusedAt = Date.now();
+    this.#refusedAt = performance.now();
     return true;
   }
 
@@ -71,10 +75,10 @@ export class Backlog {
   #refresh(): void {
     if (this.#counting) return;
     this.#counting = true;
-    const startedAt = Date.now();
+    const startedAt = performance.now();
     const acceptedBefore = this.#acceptedSince;
     this.#store.events
-      .inboxCount()
+      .backlogCount()
       .then(
         (n) => {
           this.#counted = n;

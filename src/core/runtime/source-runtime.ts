@@ -156,6 +156,9 @@ export class SourceRuntime {
    */
   changed(userId: string, emitterId?: string): void {
     this.#node.changed(userId, emitterId);
+    // Enabled again here: runs it accepted before it was disabled still wait in the inbox, and
+    // nothing else would read them (a read finds nothing, or a disabled source, and stops).
+    if (emitterId) this.pump.wake(emitterId);
   }
 
   /** `listener` hears of changes made on other nodes (a cache to drop) */
@@ -170,6 +173,8 @@ export class SourceRuntime {
   async runNow(id: string, event: unknown, what: "source" | "workflow"): Promise<void> {
     const t = await this.targets.get(id);
     if (!t) throw notFound(what);
+    // it would only wait in the inbox until enabled, and its endpoint takes nothing meanwhile
+    if (!t.source.active) throw new AppError("conflict", `this ${what} is disabled: enable it (active: true) to run it`);
     if (!(await this.quotas.admit(t, "run"))) throw new AppError("quota_exceeded", "this account has used up its daily quota");
     const timer = timerOf(t);
     await this.ingress.enqueue(t, event === undefined && timer ? timerEvent(timer, Date.now()) : event);

@@ -124,6 +124,23 @@ export function eventQueries(db: Kysely<Database>, dialect: Dialect): EventStore
       const r = await db.selectFrom("inbox").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
       return Number(r.n);
     },
+    async backlogCount() {
+      // Rows of disabled emitters wait for their owner and are not counted (core/flow/backlog.ts).
+      // The subquery is evaluated once; it reads the emitters tables, which are small next to a
+      // backlog, and this runs at most twice a second.
+      const r = await db
+        .selectFrom("inbox")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("source_id", "not in", (eb) =>
+          eb
+            .selectFrom("sources")
+            .select("id")
+            .where("active", "=", 0)
+            .unionAll(eb.selectFrom("workflows").select("id").where("active", "=", 0)),
+        )
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
     async inboxFor(sourceId, limit, afterSeq = 0) {
       const rows = await db
         .selectFrom("inbox")
