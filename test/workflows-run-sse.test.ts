@@ -67,20 +67,30 @@ describe("workflow run and SSE", () => {
     assert.deepEqual(errors, []);
   });
 
-  it("a run is in the store (the inbox) before its 202: a disabled workflow's run waits there", async () => {
+  it("a run is in the store (the inbox) before its 202, until its result commits; a disabled workflow's run is refused", async () => {
     const user = await t.newUser();
+    // a step that takes a while: the run stays in the inbox while it runs
+    const slow = `export default { async run({ steps, $ }) { await new Promise((r) => setTimeout(r, 1500)); $.send.emit({ raw_event: steps.trigger.event }); } };`;
+    const w = await workflow(user, { type: "none" }, slow);
+    const run = await runIt(user, w.id, { kept: true });
+    assert.equal(run.status, 202, run.text);
+    const pending = (await t.app.store.events.inboxPending()).filter((r) => r.source_id === w.id);
+    assert.equal(pending.length, 1);
+    assert.deepEqual(JSON.parse(pending[0].event), { kept: true });
+    const [item] = await waitItems(user, w.id, 1);
+    assert.deepEqual(item.event.raw_event, { kept: true });
+    await waitFor(async () => (await t.app.store.events.inboxPending()).every((r) => r.source_id !== w.id), 10_000, "the run to leave the inbox");
+
+    // disabled: run-now says so (409) instead of accepting a run nothing would run
     const res = await t.request("POST", "/v1/workflows", {
       key: user.key,
       body: { name: "off", active: false, trigger: { type: "none" }, steps: [{ name: "echo", code: ECHO }] },
     });
     assert.equal(res.status, 200, res.text);
-    const id = res.body.data.id;
-    const run = await runIt(user, id, { kept: true });
-    assert.equal(run.status, 202, run.text);
-    const pending = (await t.app.store.events.inboxPending()).filter((r) => r.source_id === id);
-    assert.equal(pending.length, 1);
-    assert.deepEqual(JSON.parse(pending[0].event), { kept: true });
-    assert.deepEqual(await items(user, id), [], "a disabled workflow runs nothing");
+    const off = await runIt(user, res.body.data.id, { kept: true });
+    assertErrorEnvelope(off, 409, "conflict");
+    assert.match(off.body.error.message, /disabled/);
+    assert.equal((await t.app.store.events.inboxPending()).filter((r) => r.source_id === res.body.data.id).length, 0);
   });
 
   it("a timer workflow run without an event gets a timer event", async () => {
