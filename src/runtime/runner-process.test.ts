@@ -60,6 +60,19 @@ describe("RunnerProcess", () => {
     assert.notEqual(later.pid, before.pid);
   });
 
+  it("a request's deadline runs from when its key's earlier requests are done, not while it waits behind them", async () => {
+    const before = await runner.request<Permissions>(req("permissions"), opts());
+    // five runs of one source, 200 ms each in turn: the last ends ~1 s after it was sent, past a
+    // 500 ms deadline counted from then (before: it timed out and its runner was killed)
+    const keyed = { ...opts(500), key: "dc_one" };
+    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => runner.request(req("queued", n), keyed)));
+    assert.deepEqual(results, [1, 2, 3, 4, 5]);
+    const after = await runner.request<Permissions>(req("permissions"), opts());
+    assert.equal(after.pid, before.pid, "the runner was not killed");
+    // one stuck at the head of its key still overruns
+    await assert.rejects(runner.request(req("hang"), { ...opts(300), key: "dc_two" }), { message: "timed out" });
+  });
+
   it("fails the requests of a runner that dies, and restarts on the next request", async () => {
     const bystander = runner.request(req("slow-echo", "x"), opts());
     await assert.rejects(runner.request(req("crash"), opts()), { message: "crashed" });

@@ -47,7 +47,11 @@ export interface RunnerProcessOptions {
 }
 
 export interface RequestOptions {
-  /** host-side wall-clock limit; on overrun the runner process is killed */
+  /**
+   * Host-side wall-clock limit; on overrun the runner process is killed. For a keyed request it
+   * runs from when the key's earlier requests are done: the runner runs a key's requests one
+   * after another, so the time one waits behind its own key's queue is not its overrun.
+   */
   deadlineMs: number;
   /** the error this request fails with when its deadline passes */
   onTimeout: () => Error;
@@ -78,7 +82,8 @@ interface Pending {
   opts: RequestOptions;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
+  /** its deadline, armed once it is the oldest pending request of its key (or at once, keyless) */
+  timer: NodeJS.Timeout | undefined;
   child: ChildProcess;
   /** sent again after a runner death: once for a kill of ours, once more for durable work */
   retried: boolean;
@@ -105,6 +110,8 @@ export class RunnerProcess {
   #idleTimer: NodeJS.Timeout | undefined;
   #child: ChildProcess | null = null;
   #pending = new Map<number, Pending>();
+  /** pending request ids per key, oldest first: only the oldest has its deadline running */
+  readonly #queues = new Map<string, number[]>();
   #children = new Map<ChildProcess, ChildState>();
   #killedByHost = new WeakSet<ChildProcess>();
   #nextId = 1;
@@ -142,13 +149,14 @@ export class RunnerProcess {
         opts,
         resolve: resolve as (value: unknown) => void,
         reject,
-        timer: setTimeout(() => this.#overrun(id), opts.deadlineMs),
+        timer: undefined,
         child: this.#childFor(opts.key),
         retried: false,
         crashes: 0,
         started: false,
       };
       this.#pending.set(id, pending);
+      this.#enqueue(id, pending);
       this.#track(pending, 1);
       this.#send(pending);
     });
@@ -201,6 +209,39 @@ export class RunnerProcess {
         this.#idleTimer.unref();
       }
     }
+  }
+
+  // A source's requests queue in the runner behind one another (sandbox/invoke.ts chains them):
+  // with a deadline from the moment it was sent, the 200th run of a burst timed out while it
+  // waited for the 199 before it, and the runner was killed under every other source's work.
+  #enqueue(id: number, p: Pending): void {
+    const key = p.opts.key;
+    if (key === undefined) return this.#arm(id, p);
+    const queue = this.#queues.get(key);
+    if (queue) queue.push(id);
+    else {
+      this.#queues.set(key, [id]);
+      this.#arm(id, p);
+    }
+  }
+
+  #dequeue(id: number, p: Pending): void {
+    const key = p.opts.key;
+    const queue = key === undefined ? undefined : this.#queues.get(key);
+    if (!queue) return;
+    const at = queue[0] === id ? 0 : queue.indexOf(id);
+    if (at >= 0) queue.splice(at, 1);
+    if (queue.length === 0) {
+      this.#queues.delete(key!);
+      return;
+    }
+    const head = this.#pending.get(queue[0]);
+    if (head && head.timer === undefined) this.#arm(queue[0], head);
+  }
+
+  #arm(id: number, p: Pending): void {
+    clearTimeout(p.timer);
+    p.timer = setTimeout(() => this.#overrun(id), p.opts.deadlineMs);
   }
 
   #ensureChild(): ChildProcess {
@@ -352,6 +393,8 @@ export class RunnerProcess {
     // in the order they were first sent (ids grow), so a key's requests keep their order
     for (const p of again.sort((a, b) => a.msg.id - b.msg.id)) {
       if (p.opts.resend) p.msg = { ...p.opts.resend(), id: p.msg.id };
+      // a fresh runner starts it over: so does its deadline (if it is running)
+      if (p.timer !== undefined) this.#arm(p.msg.id, p);
       p.child = this.#childFor(p.opts.key);
       this.#track(p, 1);
       this.#send(p);
@@ -361,6 +404,7 @@ export class RunnerProcess {
   #settle(id: number, p: Pending, error: Error | undefined, result?: unknown): void {
     this.#pending.delete(id);
     clearTimeout(p.timer);
+    this.#dequeue(id, p);
     this.#track(p, -1);
     if (error) p.reject(error);
     else p.resolve(result);
