@@ -1,8 +1,8 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 
-// Outbound requests made for users (component_url fetches now; sandbox fetch and webhooks
-// later) must not reach this machine or its private network unless the operator allowed that
+// Outbound requests made for users (component_url and package fetches, sandbox fetch, webhooks:
+// all through guarded-fetch.ts) must not reach this machine or its private network unless the operator allowed that
 // exact host:port (TRIBUTARY_FETCH_ALLOW).
 
 function ipv4Private(ip: string): boolean {
@@ -62,17 +62,22 @@ function defaultPort(url: URL): string {
   return url.port || (url.protocol === "https:" ? "443" : "80");
 }
 
-/** Throws a plain Error whose message says why the URL may not be fetched. */
-export async function assertFetchable(url: URL, allow: readonly string[]): Promise<void> {
+/**
+ * Throws a plain Error whose message says why the URL may not be fetched; true when the operator
+ * allowed its exact host:port (which may then be private), false when it passed the check.
+ * (guarded-fetch.ts checks again on the addresses it connects to.)
+ */
+export async function assertFetchable(url: URL, allow: readonly string[]): Promise<boolean> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new Error(`only http and https URLs can be fetched, not ${url.protocol}`);
   }
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (allow.includes(`${host}:${defaultPort(url)}`)) return;
+  if (allow.includes(`${host}:${defaultPort(url)}`)) return true;
   const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true });
   for (const { address } of addresses) {
     if (isPrivateAddress(address)) {
       throw new Error(`${url.host} resolves to a loopback or private address (${address}), which is not allowed`);
     }
   }
+  return false;
 }

@@ -1,4 +1,4 @@
-import { assertFetchable } from "./net-guard.ts";
+import { guardedFetch } from "./guarded-fetch.ts";
 
 export interface PostOptions {
   timeoutMs: number;
@@ -22,14 +22,11 @@ export async function postJson(rawUrl: string, body: string, opts: PostOptions):
   const signal = AbortSignal.timeout(opts.timeoutMs);
   try {
     const url = new URL(rawUrl);
-    await assertFetchable(url, opts.allow);
-    const res = await fetch(url, {
-      method: "POST",
-      body,
-      headers: { "content-type": "application/json", ...opts.headers },
-      redirect: "manual",
-      signal,
-    });
+    const res = await guardedFetch(
+      url,
+      { method: "POST", body, headers: { "content-type": "application/json", ...opts.headers }, redirect: "manual", signal },
+      opts.allow,
+    );
     await res.body?.cancel();
     if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
     return { ok: false, status: res.status, reason: `HTTP ${res.status}` };

@@ -1,7 +1,8 @@
 // fetch on behalf of sandboxed code. Every URL, redirects included, passes the address guard;
 // redirects are followed here (never by undici) so that none skips it. The response body is
 // capped, and the caller's signal ends the request with the invocation.
-import { assertFetchable } from "../../lib/net-guard.ts";
+import type { Response } from "undici";
+import { guardedFetch } from "../../lib/guarded-fetch.ts";
 
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
@@ -67,8 +68,7 @@ export async function sandboxFetch(req: SandboxRequest, allow: readonly string[]
   let { method, body } = req;
   let headers = req.headers;
   for (let hop = 0; ; hop++) {
-    await assertFetchable(url, allow);
-    const res = await fetch(url, { method, headers, body, redirect: "manual", signal });
+    const res = await guardedFetch(url, { method, headers, body, redirect: "manual", signal }, allow);
     const location = res.headers.get("location");
     if (REDIRECTS.includes(res.status) && location !== null) {
       await res.body?.cancel();

@@ -1,0 +1,43 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
+import { Agent, fetch as undiciFetch, type RequestInit, type Response } from "undici";
+import { assertFetchable, isPrivateAddress } from "./net-guard.ts";
+
+// fetch for outbound requests made on users' behalf (sandbox fetch, webhooks, component_url and
+// package downloads). assertFetchable checks where a host name points before the request; but
+// fetch then resolved the name again to connect, and a name that answers with a public address
+// to the first lookup and 127.0.0.1 to the second (DNS rebinding, a TTL of 0) got through. Here
+// the check is made on the very addresses the connection is made to: undici's connector calls
+// this lookup, and an answer with a loopback or private address fails the connection.
+// (undici, the package: Node's own fetch takes no connector of ours.)
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+function checkedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, []);
+    const bad = addresses.find((a) => isPrivateAddress(a.address));
+    if (bad) {
+      const refused = new Error(`${hostname} resolves to a loopback or private address (${bad.address}), which is not allowed`) as NodeJS.ErrnoException;
+      refused.code = "EADDRNOTALLOWED";
+      return callback(refused, []);
+    }
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0];
+    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), []);
+    callback(null, first.address, first.family);
+  });
+}
+
+/** the dispatcher whose connections go only to public addresses */
+export const publicOnly = new Agent({ connect: { lookup: checkedLookup } });
+
+/**
+ * fetch(url, init) for a URL that passes the address guard: checked before (for a clear error),
+ * and again on the addresses the connection is made to, unless the operator allowed that exact
+ * host:port (TRIBUTARY_FETCH_ALLOW), which may then be private. Redirects are the caller's: pass
+ * `redirect: "manual"` and call this again for each hop.
+ */
+export async function guardedFetch(url: URL, init: RequestInit, allow: readonly string[]): Promise<Response> {
+  const allowed = await assertFetchable(url, allow);
+  return undiciFetch(url, allowed ? init : { ...init, dispatcher: publicOnly });
+}
