@@ -140,3 +140,63 @@ describe("timer sources: settings", () => {
     }
   });
 });
+
+// A tick's run that the test holds open: its component fetches a local server, which keeps the
+// request until the test releases it. So the test knows when a run started and decides when it
+// ends, and can change the source while a tick runs.
+async function holdingServer() {
+  const { createServer } = await import("node:http");
+  const seen: { v: string; ts: number }[] = [];
+  const held: Array<() => void> = [];
+  const server = createServer((req, res) => {
+    const q = new URL(req.url ?? "/", "http://x").searchParams;
+    seen.push({ v: q.get("v") ?? "", ts: Number(q.get("ts")) });
+    held.push(() => res.end("ok"));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const hostPort = `127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    hostPort,
+    seen,
+    release: () => held.splice(0).forEach((end) => end()),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const held = (hostPort: string) => `
+export default {
+  props: {
+    timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } },
+    v: { type: "string", default: "v1" },
+  },
+  async run(event) {
+    await fetch("http://${hostPort}/?v=" + this.v + "&ts=" + event.timestamp);
+    this.$emit({ v: this.v, ts: event.timestamp });
+  },
+};`;
+
+describe("timers while a tick runs", () => {
+  it("a source changed while its tick runs gets no tick owed to its old version; no due time ticks twice", async () => {
+    const s = await holdingServer();
+    const t = await startApp({ TRIBUTARY_FETCH_ALLOW: s.hostPort });
+    try {
+      const src = await createSource(t, held(s.hostPort));
+      await waitFor(async () => s.seen.length >= 1, 10_000, "the first tick's run");
+      const startedAt = Date.now();
+      // the next tick comes due while the first still runs: it is owed, to run when that ends
+      await waitFor(async () => Date.now() - startedAt > 1300, 5000, "a second due time to pass");
+      const put = await t.request("PUT", `/v1/sources/${src.id}`, { body: { configured_props: { v: "v2" } } });
+      assert.equal(put.status, 200, put.text);
+      s.release();
+      await waitFor(async () => (s.release(), s.seen.some((x) => x.v === "v2")), 10_000, "a tick of the new version");
+      // the old version ran only the tick under way when it was changed (before: the owed one too)
+      assert.deepEqual(s.seen.filter((x) => x.v === "v1").length, 1, JSON.stringify(s.seen));
+      const stamps = s.seen.map((x) => x.ts);
+      assert.equal(new Set(stamps).size, stamps.length, `a due time ran twice: ${JSON.stringify(s.seen)}`);
+    } finally {
+      s.release();
+      await t.close();
+      await s.close();
+    }
+  });
+});

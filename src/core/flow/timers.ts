@@ -45,6 +45,11 @@ export class Timers {
    * never pile up in memory: while one runs, later ones coalesce into a single late tick.
    */
   readonly #running = new Map<string, { t: Target; event: object; next: number } | null>();
+  /**
+   * The due time after the tick running now (or owed): its commit stores it. Until then the store
+   * still holds the running tick's own due time, which a schedule() must not fire again.
+   */
+  readonly #nextDue = new Map<string, number>();
   readonly #log: (err: unknown, what: string) => void;
   #closed = false;
   readonly #warmup: TimerWarmup;
@@ -83,7 +88,8 @@ export class Timers {
     this.#calls.set(id, call);
     try {
       const stored = fresh ? undefined : await this.#store.events.timer(id);
-      const due = stored ?? nextAfter(timer, Date.now());
+      const after = this.#nextDue.get(id);
+      const due = stored === undefined ? nextAfter(timer, Date.now()) : after !== undefined && after > stored ? after : stored;
       // stored at once, so a restart before the first tick still knows when it was due
       if (stored === undefined) await this.#store.events.setTimer(id, due);
       // a later schedule() or a cancel() came meanwhile: theirs is the word
@@ -102,10 +108,17 @@ export class Timers {
     for (const id of [...this.#handles.keys()]) if (which(id)) this.cancel(id);
   }
 
+  /** whether the source's timer is armed here, or being armed */
+  armed(sourceId: string): boolean {
+    return this.#handles.has(sourceId) || this.#calls.has(sourceId);
+  }
+
   cancel(sourceId: string): void {
     // a schedule() still reading the store must not arm after this
     const pending = this.#calls.get(sourceId);
     if (pending !== undefined) this.#calls.set(sourceId, pending + 1);
+    // a tick owed to the old timer (its source changed, or went) is not run after it
+    if (this.#running.get(sourceId)) this.#running.set(sourceId, null);
     const h = this.#handles.get(sourceId);
     if (h) clearTimeout(h);
     this.#handles.delete(sourceId);
@@ -153,6 +166,7 @@ export class Timers {
 
   #tick(t: Target, event: object, next: number): void {
     const id = t.source.id;
+    this.#nextDue.set(id, next);
     if (this.#running.has(id)) {
       this.#running.set(id, { t, event, next });
       return;
@@ -172,6 +186,7 @@ export class Timers {
         const owed = this.#running.get(id);
         this.#running.delete(id);
         if (owed && !this.#closed && this.#handles.has(id)) this.#tick(owed.t, owed.event, owed.next);
+        else this.#nextDue.delete(id);
       });
   }
 }
