@@ -148,7 +148,11 @@ export class Sources {
     this.#rt.routes.invalidate(user.id);
     this.#lists.invalidate(user.id);
     await this.#rt.lifecycle.commit(target, hooks);
-    if (timerOf(target)) await this.#rt.timers.schedule(target, true);
+    if (timerOf(target)) {
+      // the cached target: it shares the component row (code, bundle) with the other sources of
+      // the component, where `target` carries a copy the timer would hold for as long as it ticks
+      await this.#rt.timers.schedule((await this.#rt.targets.get(row.id)) ?? target, true);
+    }
     this.#rt.changed(user.id, row.id);
     return row;
   }

@@ -52,8 +52,12 @@ export class NodeWork {
 
   async start(): Promise<void> {
     const d = this.#d;
-    // Work that failed while the store could not write resumes as soon as it can again.
-    d.store.onRecovered(() => this.#resumeOwned());
+    // Work that failed while the store could not write resumes as soon as it can again; so do
+    // timers an edit or a delete stopped before its write failed (the source is still active).
+    d.store.onRecovered(() => {
+      this.#resumeOwned();
+      void this.#armTimers((id) => d.ownership.owns(id), true).catch((e) => d.log(e, "re-arming timers failed"));
+    });
     d.bus.onBroadcast((m) => this.#onBroadcast(m));
     // one node: takes everything now; several: what its leases bring, now and as they change
     await d.ownership.start((gained, lost) => this.#ownershipChanged(gained, lost));
@@ -129,17 +133,23 @@ export class NodeWork {
     const inHeld = (id: string) => held.has(partitionOf(id));
     try {
       await d.pump.resume();
-      const emitters = [...(await d.store.sources.listActive()), ...(await d.store.workflows.listActive())];
-      for (const { id } of emitters) {
-        if (!inHeld(id)) continue;
-        const t = await d.targets.get(id);
-        if (t && timerOf(t)) await d.timers.schedule(t);
-      }
+      await this.#armTimers(inHeld, false);
       await d.deliveries.resume();
     } catch (e) {
       d.log(e, "starting the work of partitions this node took failed; trying again shortly");
       const retry = setTimeout(() => void this.#takeUp(held), TAKE_UP_RETRY_MS);
       retry.unref();
+    }
+  }
+
+  /** Arms the timers of the active emitters `which` picks (`lost`: only those not armed here). */
+  async #armTimers(which: (id: string) => boolean, lost: boolean): Promise<void> {
+    const d = this.#d;
+    const emitters = [...(await d.store.sources.listActive()), ...(await d.store.workflows.listActive())];
+    for (const { id } of emitters) {
+      if (!which(id) || (lost && d.timers.armed(id)) || this.#stopped) continue;
+      const t = await d.targets.get(id);
+      if (t && timerOf(t)) await d.timers.schedule(t);
     }
   }
 
