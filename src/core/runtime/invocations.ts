@@ -190,7 +190,12 @@ export class Invocations {
     // the commits themselves: results of one busy emitter then share group commits.
     const staged = prev.then(async () => {
       const result = await pending;
-      const subs = await this.#d.routes.forUser(t.user.id);
+      const subs = await this.#d.routes.forUser(t.user.id).catch((e: unknown) => {
+        // No result of this run is counted now: it must stop counting as running, or the
+        // owner's quota check would count it for good (every later day included).
+        this.#d.usage.end(t.user);
+        throw e;
+      });
       // #apply runs synchronously up to queueing its commit, so the queue keeps chain order
       const committed = this.#apply(t, state, ctx, result, opts, subs);
       return { result, committed };
@@ -213,6 +218,8 @@ export class Invocations {
       this.#d.usage.end(t.user);
       return Promise.resolve();
     }
+    // counted first, so that nothing below can leave the run counted as running
+    const usage = this.#d.usage.add(t.user, r.wallMs);
     const now = Date.now();
     const rows: EventRow[] = [];
     // what a source or workflow listener receives for each row: a workflow's emit is stored as
@@ -236,7 +243,7 @@ export class Invocations {
       add("$errors", errorPayload(t, ctx, error, this.#d.version), {});
     }
     if (logs.length > 0) add("$logs", JSON.stringify({ lines: logs }), {});
-    const part: CommitPart = { states: [this.#rows.snapshot(state)], usage: [this.#d.usage.add(t.user, r.wallMs)] };
+    const part: CommitPart = { states: [this.#rows.snapshot(state)], usage: [usage] };
     if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
     if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
     if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
