@@ -60,14 +60,19 @@ export class CommitQueue {
     return done;
   }
 
-  /** resolves when everything queued so far is committed (or failed) */
+  /**
+   * Resolves when everything queued so far is committed (or failed), the usage counted since its
+   * last write included. A store that can't take that usage (it is failing as the service stops)
+   * is tried twice, not for ever: the stop must end, and what is lost is what a crash would lose
+   * (at most a second of counted usage).
+   */
   async drain(): Promise<void> {
-    for (;;) {
+    for (let tries = 0; ; tries++) {
       while (this.#running || this.#waiters.length > 0) {
         if (this.#running) await this.#running.catch(() => {});
         else await new Promise((r) => setImmediate(r));
       }
-      if (this.#usage.length === 0) return;
+      if (this.#usage.length === 0 || tries >= 2) return;
       this.#usageWrittenAt = 0;
       await this.add({}).catch(() => {});
     }
