@@ -618,6 +618,15 @@ describe("webhook delivery history store", () => {
     assert.deepEqual([a?.items[0].status, a?.items[0].attempts, a?.items[0].last_error], ["failed", 5, "why"]);
     assert.equal((await store.list("wh_trim_b", { limit: 10 }))?.total, 1);
     assert.equal(await store.deleteWebhook("wh_trim_a"), 3);
+
+    // deliveries still owed (a receiver down, a backlog) are newer than the oldest ones that end:
+    // trimming keeps the finished rows the history is for, and never drops a pending one
+    for (let i = 0; i < 5; i++) await store.record(row(`d_c${i}`, "wh_trim_c"));
+    for (let i = 0; i < 5; i++) await store.record({ ...row(`d_p${i}`, "wh_trim_c"), status: "pending", delivered_at_ms: null, last_status_code: null });
+    await store.record({ ...row("d_c4", "wh_trim_c"), status: "failed", attempts: 5, last_status_code: 503, last_error: "HTTP 503" });
+    await store.trim("wh_trim_c", 3);
+    const c = await store.list("wh_trim_c", { limit: 20 });
+    assert.deepEqual(c?.items.map((r) => r.id), ["d_p4", "d_p3", "d_p2", "d_p1", "d_p0", "d_c4", "d_c3", "d_c2"]);
   });
 });
 

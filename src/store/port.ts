@@ -257,7 +257,7 @@ export interface WebhookDeliveryStore {
   record(row: WebhookDeliveryRow): Promise<void>;
   /** a page of the webhook's history, newest first */
   list(webhookId: string, page: PageRequest): Promise<Page<WebhookDeliveryRow> | undefined>;
-  /** keeps only the webhook's newest `keep` rows */
+  /** keeps only the webhook's newest `keep` finished rows (pending ones are deliveries still owed) */
   trim(webhookId: string, keep: number): Promise<void>;
   /** the webhook is gone */
   deleteWebhook(webhookId: string): Promise<number>;

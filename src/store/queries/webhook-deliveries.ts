@@ -63,16 +63,24 @@ export function webhookDeliveryQueries(db: Kysely<Database>): WebhookDeliverySto
       return p && { items: p.items.map(toRow), total: p.total };
     },
     async trim(webhookId, keep) {
+      // Finished rows only: a pending one is a delivery still owed, and with a backlog of them
+      // (a receiver down for hours) counting them would trim each failure as soon as it is written.
       const boundary = await db
         .selectFrom("webhook_deliveries")
         .select("seq")
         .where("webhook_id", "=", webhookId)
+        .where("status", "!=", "pending")
         .orderBy("seq", "desc")
         .limit(1)
         .offset(keep)
         .executeTakeFirst();
       if (!boundary) return;
-      await db.deleteFrom("webhook_deliveries").where("webhook_id", "=", webhookId).where("seq", "<=", Number(boundary.seq)).execute();
+      await db
+        .deleteFrom("webhook_deliveries")
+        .where("webhook_id", "=", webhookId)
+        .where("status", "!=", "pending")
+        .where("seq", "<=", Number(boundary.seq))
+        .execute();
     },
     async deleteWebhook(webhookId) {
       const r = await db.deleteFrom("webhook_deliveries").where("webhook_id", "=", webhookId).executeTakeFirst();
