@@ -45,6 +45,8 @@ export class NodeWork {
   #sweep: NodeJS.Timeout | undefined;
   #usageSync: NodeJS.Timeout | undefined;
   #stopped = false;
+  /** the change of each emitter (or user) being applied now, which the next one waits for */
+  readonly #applying = new Map<string, Promise<void>>();
 
   constructor(deps: NodeWorkDeps) {
     this.#d = deps;
@@ -156,7 +158,22 @@ export class NodeWork {
   #onBroadcast(m: ControlMessage): void {
     if (m.t === "inbox") this.#d.pump.wake(m.id);
     else if (m.t === "deliveries") this.#d.deliveries.wake(m.id);
-    else void this.#changedElsewhere(m.user, m.emitter).catch((e) => this.#d.log(e, "applying a change from another node failed"));
+    else this.#applyInOrder(m.user, m.emitter);
+  }
+
+  // Changes of one emitter are applied one after another, in the order they came: each reads the
+  // emitter back from the store, and applied at once a disable read before an enable could finish
+  // after it (no timer for an active source), or an enable after a disable (a disabled one ticking).
+  #applyInOrder(userId: string, emitterId: string | undefined): void {
+    const key = emitterId ?? `user:${userId}`;
+    const previous = this.#applying.get(key) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.#changedElsewhere(userId, emitterId))
+      .catch((e) => this.#d.log(e, "applying a change from another node failed"));
+    this.#applying.set(key, next);
+    void next.then(() => {
+      if (this.#applying.get(key) === next) this.#applying.delete(key);
+    });
   }
 
   // Another node changed an emitter of this user (or their subscriptions, keys, lists): drop
