@@ -115,12 +115,14 @@ function httpLimits(e: Env, invocationTimeoutMs: number): HttpLimits {
 
 // 1 + 5 + 15 + 40 minutes: the fifth and last try comes about an hour after the first.
 const WEBHOOK_BACKOFF_MS = [60_000, 300_000, 900_000, 2_400_000];
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function backoff(raw: string | undefined): number[] {
   if (raw === undefined || raw === "") return WEBHOOK_BACKOFF_MS;
   const waits = raw.split(",").map((s) => Number(s.trim()));
-  if (waits.length !== 4 || waits.some((n) => !Number.isInteger(n) || n < 0)) {
-    throw new Error(`TRIBUTARY_WEBHOOK_BACKOFF_MS must be 4 comma-separated integers (ms), got "${raw}"`);
+  // a timer can't wait longer than 2^31 - 1 ms (~24.8 days): a longer one fires at once, in a loop
+  if (waits.length !== 4 || waits.some((n) => !Number.isInteger(n) || n < 0 || n > MAX_TIMER_MS)) {
+    throw new Error(`TRIBUTARY_WEBHOOK_BACKOFF_MS must be 4 comma-separated integers (ms) up to ${MAX_TIMER_MS}, got "${raw}"`);
   }
   return waits;
 }

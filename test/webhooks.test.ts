@@ -668,3 +668,13 @@ describe("webhook delivery history while a delivery waits to be tried again", ()
     assert.equal(receiver.at("/fail-pending").length, 1);
   });
 });
+
+describe("TRIBUTARY_WEBHOOK_BACKOFF_MS", () => {
+  it("takes 4 waits in ms, none longer than a timer can wait", async () => {
+    const { resolveConfig } = await import("../src/config.ts");
+    assert.deepEqual(resolveConfig({ TRIBUTARY_WEBHOOK_BACKOFF_MS: "1,2,3,4" }).webhookBackoffMs, [1, 2, 3, 4]);
+    for (const bad of ["1,2,3", "1,2,3,x", "1,2,3,-4", `1,2,3,${2 ** 31}`]) {
+      assert.throws(() => resolveConfig({ TRIBUTARY_WEBHOOK_BACKOFF_MS: bad }), /TRIBUTARY_WEBHOOK_BACKOFF_MS/, bad);
+    }
+  });
+});
