@@ -64,7 +64,8 @@ describe("timers", () => {
       const createdAt = Date.now();
       const [tick] = await waitEvents(t, src.id, 1, "", 15_000);
       // started at the deploy, ~3 s before the tick; without the warm-up it starts at the tick
-      assert.ok(tick.event.loadedAt <= createdAt + 500, `context started ${tick.event.loadedAt - createdAt} ms after the deploy`);
+      // (the margin is for a loaded machine: the warm-up is queued, a few starts at a time)
+      assert.ok(tick.event.loadedAt <= createdAt + 1500, `context started ${tick.event.loadedAt - createdAt} ms after the deploy`);
       assert.ok(tick.event.ranAt - tick.event.loadedAt >= 2000, JSON.stringify(tick.event));
       // every invocation counted is a tick that emitted: the warm-up is neither a run nor counted
       const off = await t.request("PUT", `/v1/sources/${src.id}`, { body: { active: false } });
