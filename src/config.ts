@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { cpus, hostname } from "node:os";
 import { openFilesLimit } from "./lib/open-files-limit.ts";
+import { MAX_TIMER_MS } from "./lib/clock.ts";
 
 // One typed object, resolved once from env (and `--flag=value` arguments), with defaults that
 // run the embedded store with no setup at all (decisions §1).
@@ -115,12 +116,11 @@ function httpLimits(e: Env, invocationTimeoutMs: number): HttpLimits {
 
 // 1 + 5 + 15 + 40 minutes: the fifth and last try comes about an hour after the first.
 const WEBHOOK_BACKOFF_MS = [60_000, 300_000, 900_000, 2_400_000];
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function backoff(raw: string | undefined): number[] {
   if (raw === undefined || raw === "") return WEBHOOK_BACKOFF_MS;
   const waits = raw.split(",").map((s) => Number(s.trim()));
-  // a timer can't wait longer than 2^31 - 1 ms (~24.8 days): a longer one fires at once, in a loop
+  // a longer wait than a timer can take fires at once: a webhook lane would retry in a loop
   if (waits.length !== 4 || waits.some((n) => !Number.isInteger(n) || n < 0 || n > MAX_TIMER_MS)) {
     throw new Error(`TRIBUTARY_WEBHOOK_BACKOFF_MS must be 4 comma-separated integers (ms) up to ${MAX_TIMER_MS}, got "${raw}"`);
   }

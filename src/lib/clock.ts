@@ -1,5 +1,8 @@
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
+/** the longest a setTimeout can wait (~24.8 days): a longer delay fires at once */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const DAY_MS = 86_400_000;
 let cachedDay = "";
 let cachedUntil = 0;

@@ -1,5 +1,5 @@
 import type { Response } from "undici";
-import { guardedFetch } from "./guarded-fetch.ts";
+import { fetchChecked } from "./guarded-fetch.ts";
 import { assertFetchable } from "./net-guard.ts";
 
 export interface FetchTextOptions {
@@ -26,11 +26,11 @@ export async function fetchBytes(rawUrl: string, opts: FetchTextOptions & { head
   }
   const signal = AbortSignal.timeout(opts.timeoutMs);
   for (let hops = 0; hops < 5; hops++) {
-    // checked here too, so that its refusal reads as it is (not as "fetching ... failed")
-    await assertFetchable(url, opts.allow);
+    // checked out here, so that its refusal reads as it is (not as "fetching ... failed")
+    const allowed = await assertFetchable(url, opts.allow);
     let res: Response;
     try {
-      res = await guardedFetch(url, { redirect: "manual", signal, headers: opts.headers }, opts.allow);
+      res = await fetchChecked(url, { redirect: "manual", signal, headers: opts.headers }, allowed);
     } catch (err) {
       const reason = signal.aborted ? `timed out after ${opts.timeoutMs} ms` : String((err as Error).message);
       throw new Error(`fetching ${url.href} failed: ${reason}`, { cause: err });

@@ -38,6 +38,10 @@ export const publicOnly = new Agent({ connect: { lookup: checkedLookup } });
  * `redirect: "manual"` and call this again for each hop.
  */
 export async function guardedFetch(url: URL, init: RequestInit, allow: readonly string[]): Promise<Response> {
-  const allowed = await assertFetchable(url, allow);
+  return fetchChecked(url, init, await assertFetchable(url, allow));
+}
+
+/** the same, for a URL the caller has passed through assertFetchable already (`allowed`: its answer) */
+export function fetchChecked(url: URL, init: RequestInit, allowed: boolean): Promise<Response> {
   return undiciFetch(url, allowed ? init : { ...init, dispatcher: publicOnly });
 }

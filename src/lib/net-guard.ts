@@ -2,8 +2,8 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 
 // Outbound requests made for users (component_url and package fetches, sandbox fetch, webhooks:
-// all through guarded-fetch.ts) must not reach this machine or its private network unless the operator allowed that
-// exact host:port (TRIBUTARY_FETCH_ALLOW).
+// all through guarded-fetch.ts) must not reach this machine or its private network unless the
+// operator allowed that exact host:port (TRIBUTARY_FETCH_ALLOW).
 
 function ipv4Private(ip: string): boolean {
   const [a, b] = ip.split(".").map(Number);

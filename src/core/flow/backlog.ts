@@ -7,8 +7,9 @@ import { stackless } from "../../lib/errors.ts";
 // would take minutes to get to. What was accepted still runs; the bound only stops the queue
 // from growing without end. The count is read from the store (it spans every node) at most
 // twice a second, and what this node accepted since is added, so the check itself costs nothing.
-// Rows of disabled emitters are not counted (store/queries/events.ts backlogCount): they can't drain until their
-// owner enables them, and one user's disabled source must not keep every endpoint refusing.
+// Rows of disabled emitters are not counted (store/queries/events.ts backlogCount): they can't
+// drain until their owner enables them, and one user's disabled source must not keep every
+// endpoint refusing.
 // Times are monotonic: a wall clock stepped back must not freeze the count.
 
 const REFRESH_MS = 500;

@@ -5,13 +5,13 @@ import type { Invocations } from "../runtime/invocations.ts";
 import type { Target } from "../runtime/target.ts";
 import type { Quotas } from "../runtime/quotas.ts";
 import { TimerWarmup } from "./timer-warmup.ts";
+import { MAX_TIMER_MS } from "../../lib/clock.ts";
 
 // Timer props (components.md §2) fire `run` with {timestamp, interval_seconds} or {timestamp,
 // cron}. The next due time is stored with each tick's commit, so after a restart a tick that
 // was missed while the service was down runs once, at start, and not once per missed interval.
 
-// setTimeout can't wait longer than ~24.8 days; longer waits are taken in steps.
-const MAX_WAIT_MS = 2 ** 31 - 1;
+// setTimeout can't wait longer than ~24.8 days (MAX_TIMER_MS); longer waits are taken in steps.
 
 export function timerOf(t: Target): TimerConfig | undefined {
   const prop = t.component.meta.props.find((p) => p.type === "$.interface.timer");
@@ -142,8 +142,8 @@ export class Timers {
     if (!Number.isFinite(due) || this.#closed) return;
     const wait = Math.max(0, due - Date.now());
     const handle = setTimeout(
-      () => (wait >= MAX_WAIT_MS ? this.#arm(t, timer, due) : this.#fire(t, timer, due)),
-      Math.min(wait, MAX_WAIT_MS),
+      () => (wait >= MAX_TIMER_MS ? this.#arm(t, timer, due) : this.#fire(t, timer, due)),
+      Math.min(wait, MAX_TIMER_MS),
     );
     this.#handles.set(t.source.id, handle);
   }

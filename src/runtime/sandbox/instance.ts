@@ -14,6 +14,7 @@ import { loadCode } from "./load/load-workflow.ts";
 import { prepareContext } from "./load/runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
 import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
+import { MAX_TIMER_MS } from "../../lib/clock.ts";
 import { EntryModes } from "./entry-mode.ts";
 import { IsolateCalls, POOLED } from "./load/isolate-calls.ts";
 
@@ -30,7 +31,6 @@ const MAX_TIMERS = 1000;
  */
 const MAX_PENDING_ENTRIES = 2000;
 const MAX_CONCURRENT_FETCHES = 8;
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** cellIds and error codes are short ids; the isolate can't make them long */
 const MAX_ID_CHARS = 200;
 
