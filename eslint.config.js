@@ -16,6 +16,12 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "off",
     },
   },
+  // esbuild inherits the service's environment unless started through src/lib/esbuild.ts
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/lib/esbuild.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [{ name: "esbuild", message: "import src/lib/esbuild.ts: it starts esbuild with an empty environment", allowTypeImports: true }] }] },
+  },
   { files: ["src/runtime/sandbox/node/*.js"], languageOptions: { globals: sandboxGlobals } },
   { files: ["src/runtime/sandbox/node/forbidden.cjs"], languageOptions: { sourceType: "commonjs", globals: { module: "writable" } } },
 );

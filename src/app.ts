@@ -96,6 +96,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     npmAllow: config.npmAllow,
     fetchAllow: config.fetchAllow,
     cacheMb: config.npmCacheMb,
+    maxPackageMb: config.npmMaxPackageMb,
+    maxSaveMb: config.npmMaxSaveMb,
+    maxFiles: config.npmMaxFiles,
+    maxPackumentMb: config.npmMaxPackumentMb,
   });
   const core = new Core({
     store,
@@ -152,6 +156,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       metricsToken: config.metricsToken,
       clusterToken,
       dashboard: config.dashboard,
+      dashboardSession: { secretKey, users: store.users },
     });
     metrics.log = http.log;
     core.runtime.log = (err, what) => http.log.error({ err }, what);

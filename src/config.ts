@@ -60,6 +60,14 @@ export interface Config {
   npmAllow: string[];
   /** the package cache's size cap, MiB (least recently used versions go first) */
   npmCacheMb: number;
+  /** what one package may unpack to, MiB */
+  npmMaxPackageMb: number;
+  /** what one save's packages may unpack to in all, MiB (at most the cache's cap) */
+  npmMaxSaveMb: number;
+  /** files one package may unpack (a save: twice that) */
+  npmMaxFiles: number;
+  /** the largest package metadata read from the registry, MiB */
+  npmMaxPackumentMb: number;
   // -- operators' edges --
   /** origins the API and SSE answer CORS requests from; ["*"] = any; empty = CORS off */
   corsOrigins: string[];
@@ -231,6 +239,11 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     npmRegistry: e.TRIBUTARY_NPM_REGISTRY || e.npm_config_registry || "https://registry.npmjs.org/",
     npmAllow: list(e.TRIBUTARY_NPM_ALLOW),
     npmCacheMb: int("TRIBUTARY_NPM_CACHE_MB", e.TRIBUTARY_NPM_CACHE_MB, 2048, 1),
+    // googleapis, the largest package we know components to use, unpacks to 235 MiB in 2,243 files
+    npmMaxPackageMb: int("TRIBUTARY_NPM_MAX_PACKAGE_MB", e.TRIBUTARY_NPM_MAX_PACKAGE_MB, 512, 1),
+    npmMaxSaveMb: int("TRIBUTARY_NPM_MAX_SAVE_MB", e.TRIBUTARY_NPM_MAX_SAVE_MB, 1024, 1),
+    npmMaxFiles: int("TRIBUTARY_NPM_MAX_FILES", e.TRIBUTARY_NPM_MAX_FILES, 50_000, 1),
+    npmMaxPackumentMb: int("TRIBUTARY_NPM_MAX_PACKUMENT_MB", e.TRIBUTARY_NPM_MAX_PACKUMENT_MB, 16, 1),
     corsOrigins: corsOrigins(e.TRIBUTARY_CORS_ORIGINS),
     metricsToken: e.TRIBUTARY_METRICS_TOKEN || undefined,
     dashboard: onOff("TRIBUTARY_DASHBOARD", e.TRIBUTARY_DASHBOARD, true),

@@ -153,9 +153,29 @@ describe("dashboard", { skip }, () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Sources", exact: true }).waitFor();
     await page.getByText("No sources yet").waitFor();
-    assert.equal(await page.evaluate(() => localStorage.getItem("tributary.apiKey")), t.adminKey);
     assert.ok(!page.url().includes(t.adminKey), "the key is never in the URL");
     await shot("sources-empty");
+  });
+
+  it("keeps no key where a script can read it: an HttpOnly session cookie, nothing in storage", async () => {
+    const stored = String(await page.evaluate("JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } })"));
+    assert.ok(!stored.includes(t.adminKey), `the key is in the page's storage: ${stored}`);
+    assert.deepEqual(JSON.parse(stored), { local: {}, session: {} });
+    const visible = String(await page.evaluate("document.cookie"));
+    assert.ok(!visible.includes("tributary_session"), `the session cookie is visible to scripts: ${visible}`);
+    const [cookie] = (await context.cookies(origin)).filter((c) => c.name === "tributary_session");
+    assert.ok(cookie, "the browser holds the session cookie");
+    assert.equal(cookie.httpOnly, true);
+    assert.equal(cookie.sameSite, "Strict");
+    assert.equal(cookie.path, "/");
+    assert.ok(!cookie.value.includes(t.adminKey.slice(0, 12)), "the cookie is not the key");
+    // the session survives a reload (the cookie, not the page's memory, holds it), and a key an
+    // earlier version kept in localStorage is removed
+    await page.evaluate("localStorage.setItem('tributary.apiKey', 'trb_kept_by_an_earlier_version')");
+    await page.reload();
+    await page.getByRole("heading", { name: "Sources", exact: true }).waitFor();
+    await page.getByTestId("whoami").getByText("admin").waitFor();
+    assert.equal(await page.evaluate("localStorage.length"), 0);
   });
 
   it("deploys a registry component from its props form", async () => {
@@ -441,5 +461,51 @@ describe("dashboard", { skip }, () => {
     await dialog.getByRole("button", { name: "Delete" }).click();
     await row.waitFor({ state: "detached" });
     assert.equal((await subs()).length, 0);
+  });
+});
+
+describe("dashboard: the session ends with its key", { skip }, () => {
+  let t: TestApp;
+  let profile: string;
+  let context: BrowserContext;
+
+  before(async () => {
+    t = await startApp();
+    await t.app.http.listen({ port: 0, host: "127.0.0.1" });
+    profile = mkdtempSync(join(tmpdir(), "tributary-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  });
+  after(async () => {
+    await context?.close();
+    await t?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it("a rotated key signs its sessions out: the next request shows the sign-in page and why", async () => {
+    const origin = `http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}`;
+    const user = await t.newUser();
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(origin + "/");
+    await page.getByLabel("API key").fill(user.key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("No sources yet").waitFor();
+    const rotated = await t.request("POST", "/v1/users/me/api_key", { key: user.key });
+    assert.equal(rotated.status, 200, rotated.text);
+    await page.evaluate("location.hash = '#/workflows'");
+    await page.getByText(/session has ended/).waitFor();
+    await page.getByLabel("API key").waitFor();
+    // Sign out clears the cookie: a reload stays signed out
+    await page.getByLabel("API key").fill(rotated.body.data.api_key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("No sources yet").waitFor();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").waitFor();
+    assert.equal((await context.cookies(origin)).filter((c) => c.name === "tributary_session").length, 0);
+    await page.reload();
+    await page.getByLabel("API key").waitFor();
   });
 });

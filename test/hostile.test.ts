@@ -83,7 +83,7 @@ describe("hostile components cost only their own invocation", () => {
     return err;
   }
 
-  it("no Node process or require inside run: only a harmless stand-in with an empty env for code that names process", async () => {
+  it("no Node process or require inside run: only the sandbox's stand-in, its env the owner's variables (none here)", async () => {
     const src = await createSource(t, `export default { run() {
       const name = ["f", "s"].join(""); let required; try { require(name); required = "loaded"; } catch (e) { required = "refused"; }
       let exited; try { process.exit(1); exited = "ran"; } catch (e) { exited = "refused"; }
@@ -92,8 +92,8 @@ describe("hostile components cost only their own invocation", () => {
     } };`);
     await run(src.id);
     const [e] = await waitEvents(t, src.id, 1);
-    // Buffer is one of the sandbox's globals; process is a module-scoped stand-in (env {}), never Node's
-    assert.deepEqual(e.event, { env: [], required: "refused", exited: "refused", global: "undefined", globalRequire: "undefined", module: "undefined", buffer: "function" });
+    // Buffer and process are the sandbox's globals; process is a stand-in (env: the owner's variables), never Node's
+    assert.deepEqual(e.event, { env: [], required: "refused", exited: "refused", global: "object", globalRequire: "undefined", module: "undefined", buffer: "function" });
     await goodStillWorks();
   });
 

@@ -87,7 +87,7 @@ describe("workflows", () => {
 
   // ---- creating --------------------------------------------------------------------------------
 
-  it("POST /workflows: 200 {data: Workflow} with p_/d_/c_ ids, steps without code, trigger none", async () => {
+  it("POST /workflows: 200 {data: Workflow} with p_/d_/c_ ids, steps with their code and props, trigger none", async () => {
     const user = await t.newUser();
     const res = await t.request("POST", "/v1/workflows", {
       key: user.key,
@@ -103,14 +103,15 @@ describe("workflows", () => {
     assert.equal(w.active, true);
     assert.deepEqual(w.trigger, { type: "none" });
     assert.deepEqual(w.steps.map((s: any) => s.name), ["first", "second"]);
+    assert.deepEqual(w.steps.map((s: any) => s.code), [ECHO_BODY, step("return 1;")], "a step shows its code, to be read back and edited");
     for (const s of w.steps) {
-      assert.deepEqual(Object.keys(s).sort(), ["id", "name"], "a step shows no code");
+      assert.deepEqual(Object.keys(s).sort(), ["code", "id", "name", "props"]);
+      assert.deepEqual(s.props, {});
       assert.match(s.id, /^c_[A-Za-z0-9_-]{8,22}$/);
     }
     assert.notEqual(w.steps[0].id, w.steps[1].id);
     assertRecentSeconds(w.created_at, "created_at");
     assertRecentSeconds(w.updated_at, "updated_at");
-    assert.ok(!res.text.includes("steps.trigger.event.body"), "the code is not echoed");
   });
 
   it("triggers echo as given: http gets an endpoint_url, timers {type, interval_seconds, cron}", async () => {

@@ -15,6 +15,17 @@ const tty = Boolean(process.stdout.isTTY);
 export const colors = pc.createColors(tty);
 export const errColors = pc.createColors(Boolean(process.stderr.isTTY));
 
+/**
+ * Text from the service made safe for a terminal: event summaries and log lines come from
+ * anyone who can reach an HTTP source (its path is in the summary), and a raw ESC could retitle
+ * the window, clear the screen, hide lines or write the clipboard. Control characters but
+ * newline and tab show as U+FFFD.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "\ufffd");
+}
+
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + "\n");
 }
@@ -29,7 +40,7 @@ export function printTable(head: string[], rows: (string | number | undefined | 
     style: { head: [], border: [], compact: true },
     chars: { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  " },
   });
-  for (const r of rows) table.push(r.map((c) => (c === undefined || c === null ? "" : String(c))));
+  for (const r of rows) table.push(r.map((c) => (c === undefined || c === null ? "" : printable(String(c)))));
   process.stdout.write(table.toString().split("\n").map((l) => l.replace(/^ /, "").trimEnd()).join("\n") + "\n");
 }
 

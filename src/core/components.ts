@@ -117,10 +117,7 @@ export class Components {
     if (code.trimStart().startsWith(WORKFLOW_MARKER)) {
       throw new AppError("invalid_component", `component code may not start with ${WORKFLOW_MARKER}`);
     }
-    const bundled = await this.#deps.bundler.bundle(code, url);
-    const bundle = bundled ? { code: bundled.code, hash: sha256Hex(bundled.code), packages: bundled.packages } : null;
-    const meta = await this.#deps.analyzer.analyze(bundle?.code ?? code);
-    checkMeta(meta);
+    const { bundle, meta } = await this.prepare(code, url);
     if (!owner && !meta.key) throw new AppError("invalid_component", "a registry component needs a `key`");
     const now = nowSeconds();
     const row: ComponentRow = {
@@ -138,6 +135,23 @@ export class Components {
     };
     await store.insert(row);
     return row;
+  }
+
+  /**
+   * Code made ready to run: bundled with its packages and files when it needs them, and analyzed.
+   * `prefix` goes before a refusal's message (a workflow step's name).
+   */
+  async prepare(code: string, url: string | null, prefix = ""): Promise<{ bundle: ComponentRow["bundle"]; meta: ComponentMeta }> {
+    try {
+      const bundled = await this.#deps.bundler.bundle(code, url);
+      const bundle = bundled ? { code: bundled.code, hash: sha256Hex(bundled.code), packages: bundled.packages } : null;
+      const meta = await this.#deps.analyzer.analyze(bundle?.code ?? code);
+      checkMeta(meta);
+      return { bundle, meta };
+    } catch (e) {
+      if (prefix && e instanceof AppError) throw new AppError(e.code, prefix + e.message, e.details);
+      throw e;
+    }
   }
 
   /** `sc_` id the user owns (or a registry component), else the user's newest with that key. */

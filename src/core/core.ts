@@ -8,6 +8,9 @@ import { Events } from "./events.ts";
 import { Workflows } from "./workflows/workflows.ts";
 import { Webhooks } from "./webhooks.ts";
 import { Accounts } from "./accounts/accounts.ts";
+import { EnvVars } from "./env-vars/env-vars.ts";
+import { DataStores } from "./data-stores/data-stores.ts";
+import { DataStoreSweep } from "./data-stores/sweep.ts";
 
 /** The domain, as the HTTP layer (and later the runtime) sees it. */
 export class Core {
@@ -20,6 +23,11 @@ export class Core {
   readonly workflows: Workflows;
   readonly webhooks: Webhooks;
   readonly accounts: Accounts;
+  /** the users' environment variables (process.env in their runs) */
+  readonly envVars: EnvVars;
+  readonly dataStores: DataStores;
+  /** removes expired data store records every minute; started and stopped with the HTTP server */
+  readonly dataStoreSweep: DataStoreSweep;
 
   constructor(deps: CoreDeps) {
     this.runtime = new SourceRuntime(deps);
@@ -27,9 +35,12 @@ export class Core {
     this.users.onGone = (id, userId) => this.runtime.gone(id, userId);
     this.components = new Components(deps);
     this.sources = new Sources(deps, this.components, this.runtime);
-    this.workflows = new Workflows(deps, this.runtime);
+    this.workflows = new Workflows(deps, this.runtime, this.components);
     this.webhooks = new Webhooks(deps, this.runtime);
     this.accounts = new Accounts(deps, this.runtime.accountAuth, this.components);
+    this.envVars = new EnvVars(deps, this.runtime.env, (userId) => this.runtime.changed(userId));
+    this.dataStores = new DataStores(deps.store);
+    this.dataStoreSweep = new DataStoreSweep(deps.store);
     this.events = new Events(
       deps.store,
       { source: (user, id) => this.sources.get(user, id), workflow: (user, id) => this.workflows.get(user, id) },

@@ -55,8 +55,8 @@ function optionValues(options: unknown[]): unknown[] {
   return options.map((o) => (isObject(o) && "value" in o ? o.value : o));
 }
 
-function checkValue(p: PropDefinition, value: unknown, problems: FieldProblem[]): boolean {
-  const field = `configured_props.${p.name}`;
+function checkValue(p: PropDefinition, value: unknown, problems: FieldProblem[], at: string): boolean {
+  const field = `${at}.${p.name}`;
   const fail = (message: string) => (problems.push({ field, message }), false);
   const isInt = (v: unknown) => typeof v === "number" && Number.isInteger(v);
   switch (p.type) {
@@ -98,6 +98,19 @@ function checkValue(p: PropDefinition, value: unknown, problems: FieldProblem[])
   return true;
 }
 
+/** How props are read: a source's `configured_props`, or a workflow step's `props` (workflows §1). */
+export interface PropsOptions {
+  /** the field problems are named under */
+  field?: string;
+  /** a string holding `{{ … }}` is an expression evaluated at run time: any type, checked when run */
+  expressions?: boolean;
+  /** what a client sends back for a secret it was shown, to keep the stored value */
+  keepsSecret?: (given: unknown) => boolean;
+}
+
+/** A string value with a `{{ … }}` expression in it (workflow steps' props). */
+export const hasExpression = (v: unknown): v is string => typeof v === "string" && /\{\{[\s\S]*?\}\}/.test(v);
+
 /**
  * The stored form of `given` for `meta`'s props. `previous` (an update) supplies values not
  * given again, and secrets sent back as the mask keep their old value.
@@ -107,15 +120,18 @@ export function normalizeProps(
   given: unknown,
   secrets: SecretBox,
   previous: Record<string, unknown> = {},
+  opts: PropsOptions = {},
 ): Record<string, unknown> {
+  const at = opts.field ?? "configured_props";
+  const keeps = opts.keepsSecret ?? ((v: unknown) => v === MASK);
   if (given !== undefined && given !== null && !isObject(given)) {
-    throw invalid("configured_props must be an object", [{ field: "configured_props", message: "must be an object" }]);
+    throw invalid(`${at} must be an object`, [{ field: at, message: "must be an object" }]);
   }
   const input = (given ?? {}) as Record<string, unknown>;
   const problems: FieldProblem[] = [];
   const declared = new Map(meta.props.map((p) => [p.name, p]));
   for (const name of Object.keys(input)) {
-    if (!declared.has(name)) problems.push({ field: `configured_props.${name}`, message: "is not a prop of this component" });
+    if (!declared.has(name)) problems.push({ field: `${at}.${name}`, message: "is not a prop of this component" });
   }
   const out: Record<string, unknown> = {};
   for (const p of meta.props) {
@@ -124,26 +140,26 @@ export function normalizeProps(
     // an apphook is configured by its app prop (and inert for now): nothing of its own to store
     if (p.type === "$.interface.http" || p.type === "$.service.db" || p.type === APPHOOK) continue;
     if (p.type === "$.interface.timer") {
-      const timer = value === undefined ? defaultTimer(p) : timerFrom(value, `configured_props.${p.name}`, problems);
+      const timer = value === undefined ? defaultTimer(p) : timerFrom(value, `${at}.${p.name}`, problems);
       if (timer) out[p.name] = timer;
       continue;
     }
     if (value === undefined || value === null) {
       if (!p.optional && p.default === undefined && p.type !== "app") {
-        problems.push({ field: `configured_props.${p.name}`, message: "is required" });
+        problems.push({ field: `${at}.${p.name}`, message: "is required" });
       }
       continue;
     }
-    const kept = given === undefined || given === MASK;
+    const kept = given === undefined || keeps(given);
     if (p.secret && kept && own(previous, p.name) !== undefined) {
       out[p.name] = own(previous, p.name);
       continue;
     }
-    if (!checkValue(p, value, problems)) continue;
+    if (!(opts.expressions && p.type !== "app" && hasExpression(value)) && !checkValue(p, value, problems, at)) continue;
     // an account reference holds no secret (the account's auth is sealed where it lives)
     out[p.name] = p.secret && accountIdOf(value) === undefined ? secrets.seal(JSON.stringify(value)) : value;
   }
-  if (problems.length) throw invalid("configured_props are not valid for this component", problems);
+  if (problems.length) throw invalid(`${at} are not valid for this component`, problems);
   return out;
 }
 

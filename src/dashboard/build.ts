@@ -136,7 +136,7 @@ function writeCache(dir: string, build: Omit<DashboardBuild, "from" | "ms">): vo
 }
 
 async function bundle(): Promise<Omit<DashboardBuild, "from" | "ms">> {
-  const esbuild = await import("esbuild");
+  const esbuild = await import("../lib/esbuild.ts");
   const result = await esbuild.build({
     entryPoints: { main: join(APP_DIR, "main.tsx") },
     bundle: true,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { envelope } from "./errors.ts";
+import { ENDPOINT_HEADERS } from "./component-reply.ts";
 
 // Past TRIBUTARY_MAX_BACKLOG, HTTP sources' endpoints answer 429 overloaded (core/flow/backlog.ts).
 // Ingress refuses such a request too, but only after Fastify has routed it, read its body and
@@ -29,7 +30,7 @@ export function refuseEarly(backlog: BacklogState, metrics?: Counts) {
     if (!req.url?.startsWith("/http/") || req.method === "OPTIONS" || !backlog.full) return false;
     if (!body) {
       body = JSON.stringify(envelope("overloaded", backlog.refusal));
-      headers = { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), "retry-after": "1" };
+      headers = { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), "retry-after": "1", ...ENDPOINT_HEADERS };
     }
     res.writeHead(429, headers);
     res.end(body);

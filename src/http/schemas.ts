@@ -198,7 +198,16 @@ export const Workflow = Type.Object({
     },
     { additionalProperties: false },
   ),
-  steps: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+  steps: Type.Array(
+    Type.Object({
+      id: Type.String({ description: "the step's cell id (c_...), new with every deployment" }),
+      name: Type.String(),
+      code: Type.Optional(Type.String({ description: "the step's own module (a code step)" })),
+      component_id: Type.Optional(Type.String({ description: "the saved component the step runs (sc_...)" })),
+      key: Type.Optional(Type.String({ description: "the registry component the step runs" })),
+      props: Type.Record(Type.String(), Type.Unknown(), { description: 'configured props; secret values as {"secret": true}' }),
+    }),
+  ),
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
 });
@@ -207,7 +216,12 @@ export const Workflow = Type.Object({
 export const WorkflowBody = Type.Object(
   {
     name: Type.Optional(Type.Unknown({ description: "string" })),
-    steps: Type.Optional(Type.Unknown({ description: "[{name, code}]: code is a module exporting { async run({ steps, $ }) }" })),
+    steps: Type.Optional(
+      Type.Unknown({
+        description:
+          '[{name, code | component_id | key, props?}]: code is a module exporting { async run({ steps, $ }) }; component_id a saved component (sc_...); key a registry component; props its configured props (string values may hold {{ expressions }}; send a secret back as {"secret": true} to keep it)',
+      }),
+    ),
     trigger: Type.Optional(Type.Unknown({ description: '{type: "http"} | {type: "timer", interval_seconds | cron} | {type: "none"}' })),
     active: Type.Optional(Type.Unknown({ description: "boolean" })),
     ...Filter,

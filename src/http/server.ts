@@ -22,9 +22,12 @@ import { ingressRoutes } from "./routes/ingress.ts";
 import { clusterRoutes } from "./routes/cluster.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { dataStoreRoutes } from "./routes/data-stores.ts";
 import { installCors } from "./cors.ts";
 import { refuseEarly } from "./early-refusal.ts";
 import { dashboardRoutes } from "./routes/dashboard.ts";
+import { dashboardSessionRoutes, type SessionOptions } from "./routes/dashboard-session.ts";
+import { sandboxEndpointReplies } from "./component-reply.ts";
 import { metricsRoute, type PromMetrics } from "./metrics.ts";
 
 export interface HttpOptions {
@@ -44,6 +47,8 @@ export interface HttpOptions {
   clusterToken?: string;
   /** serve the web dashboard at / (Config.dashboard) */
   dashboard?: boolean;
+  /** the dashboard's sign-in sessions (with `dashboard` on) */
+  dashboardSession?: SessionOptions;
 }
 
 // Kept out of the per-request log: events sent to HTTP sources (counted in the metrics instead),
@@ -68,7 +73,9 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
     // refused with the envelope by the onRequest hook below instead of Fastify's own 503 body
     return503OnClosing: false,
     // the spec writes /sources/ and /users/me/sources/ with a slash; clients that drop it still arrive
-    routerOptions: { ignoreTrailingSlash: true },
+    // (maxParamLength: room for an environment variable's name, /users/me/env/{name}: up to 128
+    // characters, and a longer one still gets the route's 400 naming the field)
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     forceCloseConnections: "idle",
     ...connectionOptions(opts.limits),
     // every answer is the envelope, also the ones Node and the router give before a route runs
@@ -134,8 +141,10 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
 
   if (opts.metrics) metricsRoute(app, opts.metrics, opts.metricsToken);
   if (opts.dashboard) await app.register(dashboardRoutes());
+  if (opts.dashboard && opts.dashboardSession) await dashboardSessionRoutes(app, core, opts.dashboardSession);
 
   await sseRoutes(app, core, { idleTimeoutMs: opts.limits.idleTimeoutMs });
+  app.addHook("onSend", sandboxEndpointReplies);
   await app.register(ingressRoutes(core));
   if (opts.clusterToken) await app.register(clusterRoutes(core, opts.clusterToken));
 
@@ -152,6 +161,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
         await api.register(eventRoutes(core));
         await api.register(workflowRoutes(core));
         await api.register(webhookRoutes(core));
+        await api.register(dataStoreRoutes(core));
       });
     },
     { prefix: "/v1" },

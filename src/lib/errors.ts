@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   /** the resource is still in use (an account that sources use), or disabled (run-now) */
   conflict: 409,
+  /** the user has as many of something as allowed (environment variables, a data store's keys): delete some first */
+  limit_reached: 409,
   /** the client took too long to send its request's headers or body */
   request_timeout: 408,
   unsupported_media_type: 415,

@@ -63,6 +63,12 @@ export interface InvokeRequest {
    */
   props: Record<string, unknown>;
   /**
+   * The owner's environment variables, a JSON object's text: what `process.env` holds for this
+   * invocation (and, for the invocation that starts the context, for the component's top level).
+   * Absent when the owner has none; nothing of the host's own environment is ever sent.
+   */
+  envJson?: string;
+  /**
    * The source's db state as the host last knew it. Together with dbEpoch: a runner whose warm
    * instance already holds state for this source with the same dbEpoch keeps its own (it is
    * newer: results the host hasn't seen yet); otherwise it starts from this one.

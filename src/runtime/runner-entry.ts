@@ -1,4 +1,4 @@
-import { buildSync } from "esbuild";
+import { buildSync } from "../lib/esbuild.ts";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -14,7 +14,7 @@ import { SANDBOX_DIR } from "./sandbox/sandbox-dir.ts";
 // (WebAssembly too) for isolated-vm. Without a writable cache the runner starts from the sources.
 
 const SOURCE_ENTRY = join(SANDBOX_DIR, "runner-main.ts");
-const CACHE_DIR = resolve(import.meta.dirname, "../../node_modules/.cache/tributary-runner");
+export const RUNNER_CACHE_DIR = resolve(import.meta.dirname, "../../node_modules/.cache/tributary-runner");
 
 let entry: string | undefined;
 
@@ -41,9 +41,9 @@ function bundleEntry(): string | undefined {
     });
     const code = out.outputFiles[0]?.text;
     if (!code) return undefined;
-    const file = join(CACHE_DIR, `runner-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.cjs`);
+    const file = join(RUNNER_CACHE_DIR, `runner-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.cjs`);
     if (!existsSync(file)) {
-      mkdirSync(CACHE_DIR, { recursive: true });
+      mkdirSync(RUNNER_CACHE_DIR, { recursive: true });
       // written aside and renamed: a runner of a service starting alongside never reads half a file
       const tmp = `${file}.${process.pid}.tmp`;
       try {

@@ -26,6 +26,8 @@ interface Permissions {
   fsWrite: boolean;
   fsReadEtc: boolean;
   fsReadRepo: boolean;
+  fsReadData: boolean;
+  fsReadGit: boolean;
   childProcess: boolean;
   worker: boolean;
   env: string[];
@@ -41,11 +43,13 @@ describe("RunnerProcess", () => {
     await assert.rejects(runner.request(req("fail", "nope"), opts()), { code: "invalid_component", message: "nope" });
   });
 
-  it("starts the runner walled in: repo reads only, no writes, no child processes or workers, no env", async () => {
+  it("starts the runner walled in: reads of its own code only, no writes, no child processes or workers, no env", async () => {
     const p = await runner.request<Permissions>(req("permissions"), opts());
     assert.equal(p.fsWrite, false);
     assert.equal(p.fsReadEtc, false);
     assert.equal(p.fsReadRepo, true);
+    assert.equal(p.fsReadData, false, "not the default data directory inside the repository");
+    assert.equal(p.fsReadGit, false);
     assert.equal(p.childProcess, false);
     assert.equal(p.worker, false);
     assert.deepEqual(p.env, []);

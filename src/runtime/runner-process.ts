@@ -2,18 +2,37 @@
 // by Node's permission model. The host never trusts the runner to answer: each request carries a
 // wall-clock deadline, and a runner that overruns one (or dies) is replaced on the next request.
 import { fork, type ChildProcess } from "node:child_process";
-import { resolve } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
 import type { RunnerMessage, RunnerReply, RunnerRequest } from "./protocol.ts";
 import { lowerPriority } from "./runner-priority.ts";
-import { runnerEntry } from "./runner-entry.ts";
+import { RUNNER_CACHE_DIR, runnerEntry } from "./runner-entry.ts";
 import { batchesOf, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
+import { bufferPackageDirs } from "./sandbox/buffer-source.ts";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
+const packageDir = (name: string, from = import.meta.url) => dirname(createRequire(from).resolve(`${name}/package.json`));
+const IVM_DIR = packageDir("isolated-vm");
+
+// What the runner may read: its own code and the packages it loads, nothing else of the
+// repository. Not the whole repository: the default data directory (./data, with the secret key
+// and the database) lives there, and so may .git or an operator's .env.
+const READABLE = [
+  join(REPO_ROOT, "src"),
+  join(REPO_ROOT, "package.json"),
+  RUNNER_CACHE_DIR,
+  IVM_DIR,
+  packageDir("node-gyp-build", pathToFileURL(join(IVM_DIR, "package.json")).href),
+  packageDir("undici"),
+  // the isolate's Buffer global (sandbox/buffer-source.ts)
+  ...bufferPackageDirs(),
+];
 
 const EXEC_ARGV = [
   "--permission",
-  `--allow-fs-read=${REPO_ROOT}`,
+  ...READABLE.map((p) => `--allow-fs-read=${p}`),
   // node-gyp-build probes this file to pick isolated-vm's prebuilt binary.
   "--allow-fs-read=/etc/alpine-release",
   // isolated-vm is a native addon; without this the runner can't load it.

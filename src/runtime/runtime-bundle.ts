@@ -1,4 +1,4 @@
-import { buildSync } from "esbuild";
+import { buildSync } from "../lib/esbuild.ts";
 import { join } from "node:path";
 
 // The in-isolate runtime (sandbox/isolate/*.js, ten ES modules) bundled into one module, once per

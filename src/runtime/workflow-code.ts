@@ -18,6 +18,11 @@ export interface WorkflowStepCode {
  */
 export const WORKFLOW_MARKER = "/*tributary:workflow*/";
 
+/** The steps as they run: each step's bundle when its code needed one, else its code. */
+export function runnableSteps(steps: Array<{ id: string; name: string; code: string; bundle?: string }>): WorkflowStepCode[] {
+  return steps.map((s) => ({ cellId: s.id, name: s.name, code: s.bundle ?? s.code }));
+}
+
 /** The component code of a workflow; deterministic, so equal steps give an equal code hash. */
 export function workflowCode(steps: WorkflowStepCode[]): string {
   return WORKFLOW_MARKER + JSON.stringify({ steps: steps.map(({ cellId, name, code }) => ({ cellId, name, code })) });

@@ -47,7 +47,8 @@ export function fileError(what: string, path: string, err: unknown): Error {
 /** mkdir -p of the data directory, failing with the path and the cause. */
 export function makeDataDirectory(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    // the owner's alone: it holds the secret key, the database and the tenants' package cache
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
     throw fileError("cannot create the data directory", dir, (err as NodeJS.ErrnoException).code === "ENOENT" ? mkdirCause(dir, err) : err);
   }

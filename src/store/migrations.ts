@@ -11,6 +11,8 @@ import { lowercaseEndpointKeys } from "./migrations/008_lowercase_endpoint_keys.
 import { webhookDeliveriesSchema } from "./migrations/009_webhook_deliveries.ts";
 import { partitionLeasesSchema } from "./migrations/010_partition_leases.ts";
 import { streamCountsSchema } from "./migrations/011_stream_counts.ts";
+import { envVarsSchema } from "./migrations/012_env_vars.ts";
+import { dataStoresSchema } from "./migrations/013_data_stores.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -28,6 +30,8 @@ function all(dialect: Dialect): Record<string, Migration> {
     "009_webhook_deliveries": webhookDeliveriesSchema(dialect),
     "010_partition_leases": partitionLeasesSchema(),
     "011_stream_counts": streamCountsSchema(),
+    "012_env_vars": envVarsSchema(),
+    "013_data_stores": dataStoresSchema(dialect),
   };
 }
 

@@ -80,7 +80,18 @@ export interface WorkflowStepRow {
   /** the cell id, `c_...`; new for every deployment */
   id: string;
   name: string;
+  /** the module the step runs, as written: the step's own code, or its component's */
   code: string;
+  /** the step is this saved component (`sc_`) ... */
+  component_id?: string;
+  /** ... or this registry component */
+  key?: string;
+  /** the module that runs when the code needed bundling (npm packages, Node modules) */
+  bundle?: string;
+  /** the step's component as analyzed (its props); absent on steps deployed before props existed */
+  meta?: ComponentMeta;
+  /** configured props (secrets sealed; `{{ }}` expressions kept as written) */
+  props?: Record<string, unknown>;
 }
 
 export interface WorkflowRow {
@@ -121,6 +132,68 @@ export interface AccountRow {
   auth_fields: string[];
   created_at: number;
   updated_at: number;
+}
+
+/** A user's environment variable (`process.env` of their components). */
+export interface EnvVarRow {
+  user_id: string;
+  /** case-sensitive, `^[A-Za-z_][A-Za-z0-9_]{0,127}$` */
+  name: string;
+  /** sealed with the service's secret box, secret or not */
+  value: string;
+  /** a secret's value is never shown by the API */
+  secret: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A data store (Pipedream's `ds_`): a user's named key-value store of JSON values. */
+export interface DataStoreRow {
+  id: string;
+  user_id: string;
+  name: string;
+  created_at: number;
+  updated_at: number;
+  /** live records when it was read (expired ones never count) */
+  keys: number;
+}
+
+/** One record of a data store. */
+export interface DataStoreRecordRow {
+  key: string;
+  /** the value as JSON text */
+  value: string;
+  /** when it expires (ms); null: never */
+  expires_at_ms: number | null;
+}
+
+/**
+ * A write to a data store, as the API and (later) a run's `data_store` prop make them; applied in
+ * order by DataStoreRecordStore.apply. `set` without `expiresAtMs` keeps the expiry of the record
+ * it replaces (none for a new key), `null` clears it; `ttl` changes only a live record's expiry.
+ */
+export type DataStoreOp =
+  | { op: "set"; key: string; valueJson: string; expiresAtMs?: number | null }
+  | { op: "ttl"; key: string; expiresAtMs: number | null }
+  | { op: "delete"; key: string }
+  | { op: "clear" };
+
+export interface DataStoreApplyResult {
+  /** false when there is no such store (deleted meanwhile): nothing was written */
+  found: boolean;
+  /** keys whose `set` was refused: each would have been a new key past `maxKeys` */
+  refused: string[];
+  /** live records removed by `delete` and `clear` */
+  deleted: number;
+  /** live records after */
+  keys: number;
+}
+
+/** A page of records in key order (UTF-8 bytes), strictly after `afterKey`, of those starting with `prefix`. */
+export interface RecordPageRequest {
+  limit: number;
+  prefix?: string;
+  afterKey?: string;
 }
 
 /** One event on its way to one listener (decisions §5). */
@@ -235,6 +308,50 @@ export interface AccountStore {
   byId(id: string): Promise<AccountRow | undefined>;
   list(userId: string, page: PageRequest): Promise<Page<AccountRow> | undefined>;
   delete(id: string): Promise<boolean>;
+}
+
+export interface EnvVarStore {
+  /** the user's variables, by name (code point order) */
+  list(userId: string): Promise<EnvVarRow[]>;
+  /**
+   * Creates or replaces the variable (`secret` absent: false for a new one, kept on a replace;
+   * created_at is kept). Refused (undefined, nothing written) when it is new and the user has
+   * `max` already, however many puts of the user run at once, on any node.
+   */
+  put(v: { user_id: string; name: string; value: string; secret?: boolean; at: number }, max: number): Promise<EnvVarRow | undefined>;
+  delete(userId: string, name: string): Promise<boolean>;
+}
+
+export interface DataStoreStore {
+  insert(row: Omit<DataStoreRow, "keys">): Promise<void>;
+  byId(id: string, nowMs: number): Promise<DataStoreRow | undefined>;
+  rename(id: string, name: string, updatedAt: number): Promise<void>;
+  /** the user's stores, newest first */
+  list(userId: string, page: PageRequest, nowMs: number): Promise<Page<DataStoreRow> | undefined>;
+  /** deletes the store and its records (run it in a transaction); false when there was none */
+  delete(id: string): Promise<boolean>;
+}
+
+/**
+ * A data store's records. Reads never return an expired record. The writes (`apply`, `purge`)
+ * lock the store's row first, so run each in a transaction (the store handed to
+ * `Store.transaction`): a run's commit can apply its writes with its other results, all or
+ * nothing. A transaction that writes several stores should apply them in id order.
+ */
+export interface DataStoreRecordStore {
+  get(storeId: string, key: string, nowMs: number): Promise<DataStoreRecordRow | undefined>;
+  getMany(storeId: string, keys: string[], nowMs: number): Promise<Map<string, DataStoreRecordRow>>;
+  /** every live key, in key order */
+  keys(storeId: string, nowMs: number): Promise<string[]>;
+  /** live records, of those starting with `prefix` when given */
+  count(storeId: string, nowMs: number, prefix?: string): Promise<number>;
+  page(storeId: string, req: RecordPageRequest, nowMs: number): Promise<DataStoreRecordRow[]>;
+  /** applies `ops` in order; a new key past `maxKeys` live keys is refused, not an error */
+  apply(storeId: string, ops: DataStoreOp[], nowMs: number, maxKeys: number): Promise<DataStoreApplyResult>;
+  /** stores that hold expired records, up to `limit` of them (the sweep's work) */
+  expiredStores(nowMs: number, limit: number): Promise<string[]>;
+  /** removes up to `limit` of the store's expired records; returns how many */
+  purge(storeId: string, nowMs: number, limit: number): Promise<number>;
 }
 
 export interface DeliveryStore {
@@ -436,6 +553,9 @@ export interface Store {
   workflows: WorkflowStore;
   webhooks: WebhookStore;
   accounts: AccountStore;
+  envVars: EnvVarStore;
+  dataStores: DataStoreStore;
+  dataStoreRecords: DataStoreRecordStore;
   deliveries: DeliveryStore;
   webhookDeliveries: WebhookDeliveryStore;
   leases: LeaseStore;

@@ -149,6 +149,16 @@ export interface AccountsTable {
   updated_at: number;
 }
 
+export interface EnvVarsTable {
+  user_id: string;
+  name: string;
+  /** sealed */
+  value: string;
+  secret: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface DeliveriesTable {
   seq: Generated<number>;
   id: string;
@@ -222,6 +232,7 @@ export interface Database {
   workflows: WorkflowsTable;
   webhooks: WebhooksTable;
   accounts: AccountsTable;
+  env_vars: EnvVarsTable;
   deliveries: DeliveriesTable;
   webhook_deliveries: WebhookDeliveriesTable;
   health_probe: HealthProbeTable;

@@ -18,6 +18,9 @@ import { webhookQueries } from "./queries/webhooks.ts";
 import { deliveryQueries } from "./queries/deliveries.ts";
 import { webhookDeliveryQueries } from "./queries/webhook-deliveries.ts";
 import { accountQueries } from "./queries/accounts.ts";
+import { envVarQueries } from "./queries/env-vars.ts";
+import { dataStoreQueries } from "./queries/data-stores.ts";
+import { dataStoreRecordQueries } from "./queries/data-store-records.ts";
 import { leaseQueries } from "./queries/leases.ts";
 
 export interface StoreOptions {
@@ -37,6 +40,9 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>,
     workflows: workflowQueries(db),
     webhooks: webhookQueries(db),
     accounts: accountQueries(db),
+    envVars: envVarQueries(db, kind),
+    dataStores: dataStoreQueries(db),
+    dataStoreRecords: dataStoreRecordQueries(db),
     deliveries: deliveryQueries(db),
     webhookDeliveries: webhookDeliveryQueries(db),
     leases: leaseQueries(db, kind),

@@ -1,5 +1,5 @@
 import { api } from "../profile.ts";
-import { ago, CliError, colors, errColors, printJson, printTable, unwrap } from "../output.ts";
+import { ago, CliError, colors, errColors, printable, printJson, printTable, unwrap } from "../output.ts";
 
 // `events ID` and `logs ID` (the $logs stream): the latest page, or with -f a live tail of the
 // SSE stream that reconnects with Last-Event-ID after a dropped connection (eventsource does that).
@@ -12,11 +12,11 @@ function kindOf(id: string): "sources" | "workflows" {
   throw new CliError(`not a source or workflow id: ${id}`, "source ids start with dc_, workflow ids with p_");
 }
 
-/** a $logs event's lines as text, else the summary or the event's JSON */
+/** a $logs event's lines as text, else the summary or the event's JSON; safe for a terminal */
 export function text(s: Summary): string {
   const ev = s.event as { lines?: { level?: string; msg?: string }[] } | undefined;
-  if (ev && Array.isArray(ev.lines)) return ev.lines.map((l) => (l.level && l.level !== "log" ? `[${l.level}] ` : "") + (l.msg ?? "")).join("\n");
-  return s.metadata?.summary ?? JSON.stringify(s.event) ?? "";
+  if (ev && Array.isArray(ev.lines)) return printable(ev.lines.map((l) => (l.level && l.level !== "log" ? `[${l.level}] ` : "") + (l.msg ?? "")).join("\n"));
+  return printable(s.metadata?.summary ?? JSON.stringify(s.event) ?? "");
 }
 
 function line(s: Summary, json?: boolean): string {

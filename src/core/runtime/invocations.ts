@@ -6,6 +6,7 @@ import type { InvokeOptions, Target } from "./target.ts";
 import type { CommitBatch, DeliveryRow, EventRow, Store, SubscriptionRow } from "../../store/port.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { AccountAuth } from "../accounts/account-auth.ts";
+import type { EnvSnapshots } from "../env-vars/env-snapshots.ts";
 import type { CommitPart, CommitQueue } from "./commit-queue.ts";
 import { applyDedupe, byTs } from "./dedupe.ts";
 import { renderItem } from "../event-render.ts";
@@ -32,6 +33,8 @@ export interface InvocationDeps {
   routes: Routes;
   secrets: SecretBox;
   accounts: AccountAuth;
+  /** the owners' environment variables (process.env) */
+  env: EnvSnapshots;
   limits: InvokeLimits;
   fetchAllow: string[];
   retention: number;
@@ -65,7 +68,9 @@ export class Invocations {
     if (!opts.dryRun) this.#d.usage.begin(t.user);
     // props may need a read (a connected account's auth): read along with the state
     const props = runtimeProps(t, this.#d.secrets, this.#d.accounts);
-    const [state, propValues] = await Promise.all([this.#rows.state(t.source), props]).catch((e: unknown) => {
+    // the owner's process.env: from memory, read only after a change (env-snapshots.ts)
+    const env = this.#d.env.snapshot(t.user.id);
+    const [state, propValues, envJson] = await Promise.all([this.#rows.state(t.source), props, env]).catch((e: unknown) => {
       if (!opts.dryRun) this.#d.usage.end(t.user);
       throw e;
     });
@@ -78,6 +83,7 @@ export class Invocations {
       kind,
       ...(eventJson === undefined ? {} : { eventJson }),
       props: propValues,
+      ...(envJson === undefined ? {} : { envJson }),
       db: state.row.db,
       dbEpoch: state.epoch,
       limits: this.#d.limits,
@@ -97,6 +103,8 @@ export class Invocations {
    * Nothing runs, nothing is recorded or counted; a failure is left for the run to report.
    */
   async warm(t: Target, nextUseAt: number): Promise<void> {
+    // the component's top level runs now, and may read process.env
+    const envJson = await this.#d.env.snapshot(t.user.id);
     await this.#d.invoker.invoke({
       sourceId: t.source.id,
       owner: t.user.id,
@@ -104,6 +112,7 @@ export class Invocations {
       ...codeOf(t),
       kind: "run",
       warmOnly: true,
+      ...(envJson === undefined ? {} : { envJson }),
       props: {},
       db: {},
       // no epoch the host gives out: the first real run brings the source's db

@@ -3,6 +3,8 @@ import type { AccountAuth } from "../accounts/account-auth.ts";
 import { accountIdOf } from "../accounts/account-refs.ts";
 import { APPHOOK, defaultTimer } from "../props.ts";
 import type { Target } from "./target.ts";
+import type { WorkflowStepRow } from "../../store/port.ts";
+import type { PropDefinition } from "../../runtime/types.ts";
 
 /**
  * Prop values as the sandbox gets them: secrets opened, the timer resolved, the http endpoint,
@@ -16,13 +18,40 @@ export function runtimeProps(
   secrets: SecretBox,
   accounts: AccountAuth,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
-  const stored = t.source.props;
+  if (t.workflow) return stepProps(t.workflow.steps, t.user.id, secrets, accounts);
+  return resolve(t.component.meta.props, t.source.props, t.endpointUrl, t.user.id, secrets, accounts);
+}
+
+/**
+ * A workflow's props: each step's, by its cell id (workflows §1). Expressions stay as written:
+ * they are evaluated in the step's isolate, with the results of the steps before it.
+ */
+function stepProps(steps: WorkflowStepRow[], userId: string, secrets: SecretBox, accounts: AccountAuth) {
   const out: Record<string, unknown> = {};
   let reads: Promise<void>[] | undefined;
-  for (const p of t.component.meta.props) {
+  for (const step of steps) {
+    if (!step.meta || !step.props || Object.keys(step.props).length === 0) continue;
+    const values = resolve(step.meta.props, step.props, null, userId, secrets, accounts);
+    if (values instanceof Promise) (reads ??= []).push(values.then((v) => void (out[step.id] = v)));
+    else out[step.id] = values;
+  }
+  return reads ? Promise.all(reads).then(() => out) : out;
+}
+
+function resolve(
+  defs: PropDefinition[],
+  stored: Record<string, unknown>,
+  endpointUrl: string | null,
+  userId: string,
+  secrets: SecretBox,
+  accounts: AccountAuth,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  let reads: Promise<void>[] | undefined;
+  for (const p of defs) {
     const value = stored[p.name];
     if (p.type === "$.service.db") continue;
-    if (p.type === "$.interface.http") out[p.name] = { endpoint: t.endpointUrl };
+    if (p.type === "$.interface.http") out[p.name] = { endpoint: endpointUrl };
     else if (p.type === "$.interface.timer") out[p.name] = value ?? defaultTimer(p);
     else if (p.type === APPHOOK) {
       const { name: _name, ...definition } = p;
@@ -31,7 +60,7 @@ export function runtimeProps(
     else if (p.secret && typeof value === "string") out[p.name] = JSON.parse(secrets.open(value));
     else if (p.type === "app" && accountIdOf(value) !== undefined) {
       const name = p.name;
-      (reads ??= []).push(accounts.auth(t.user.id, accountIdOf(value)!).then((auth) => void (out[name] = auth ?? {})));
+      (reads ??= []).push(accounts.auth(userId, accountIdOf(value)!).then((auth) => void (out[name] = auth ?? {})));
     } else out[p.name] = value;
   }
   return reads ? Promise.all(reads).then(() => out) : out;

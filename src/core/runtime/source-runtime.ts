@@ -15,6 +15,7 @@ import { Lifecycle } from "./lifecycle.ts";
 import { Quotas } from "./quotas.ts";
 import { Targets } from "./targets.ts";
 import { AccountAuth } from "../accounts/account-auth.ts";
+import { EnvSnapshots } from "../env-vars/env-snapshots.ts";
 import { Timers, timerEvent, timerOf } from "../flow/timers.ts";
 import { Usage } from "./usage.ts";
 import { endpointUrl } from "../endpoint.ts";
@@ -37,6 +38,8 @@ export class SourceRuntime {
   readonly targets: Targets;
   /** connected accounts' auth, as runs read it */
   readonly accountAuth: AccountAuth;
+  /** each user's environment variables, as runs carry them */
+  readonly env: EnvSnapshots;
   readonly invocations: Invocations;
   readonly lifecycle: Lifecycle;
   readonly timers: Timers;
@@ -70,6 +73,8 @@ export class SourceRuntime {
     this.routes = new Routes(deps.store);
     // SQLite has one writer, this process, so a cached account is exact; PostgreSQL has others
     this.accountAuth = new AccountAuth(deps.store.accounts, deps.secrets, deps.store.kind === "sqlite" ? Infinity : 1000);
+    // changes made on other nodes come over the bus (below); the TTL covers a message lost
+    this.env = new EnvSnapshots(deps.store.envVars, deps.secrets, deps.store.kind === "sqlite" ? Infinity : 60_000);
     this.invocations = new Invocations({
       store: deps.store,
       invoker: deps.invoker,
@@ -80,6 +85,7 @@ export class SourceRuntime {
       version: deps.version,
       secrets: deps.secrets,
       accounts: this.accountAuth,
+      env: this.env,
       limits: deps.limits,
       fetchAllow: [...deps.fetchAllow],
       retention: deps.retention,
@@ -135,6 +141,7 @@ export class SourceRuntime {
       forget: (id, userId) => this.#forget(id, userId),
       log,
     });
+    this.#node.onUserChanged((userId) => this.env.drop(userId));
   }
 
   target(source: SourceRow, user: UserRow, component: ComponentRow): Target {

@@ -12,13 +12,19 @@ export interface WorkflowInput {
   active?: unknown;
 }
 
+/** A step: exactly one of its own `code`, a saved component (`component_id`) or a registry `key`. */
 export interface StepInput {
   name: string;
-  code: string;
+  code?: string;
+  component_id?: string;
+  key?: string;
+  props?: Record<string, unknown>;
 }
 
 const MAX_STEPS = 50;
 const MAX_CODE_BYTES = 1024 * 1024;
+const MAX_PROPS_BYTES = 256 * 1024;
+const ORIGINS = ["code", "component_id", "key"] as const;
 const STEP_NAME = /^[A-Za-z_$][\w$]{0,63}$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -44,7 +50,7 @@ export function checkSteps(v: unknown, problems: FieldProblem[]): StepInput[] | 
   v.forEach((s: unknown, i) => {
     const at = `steps[${i}]`;
     // null, a string, an array...: named here, never read as {name, code} below
-    if (!isObject(s)) return problems.push({ field: at, message: "must be an object {name, code}" });
+    if (!isObject(s)) return problems.push({ field: at, message: "must be an object {name, code | component_id | key, props?}" });
     if (typeof s.name !== "string" || !STEP_NAME.test(s.name)) {
       problems.push({ field: `${at}.name`, message: "must be an identifier (letters, digits, _ or $; at most 64)" });
     } else if (seen.has(s.name)) {
@@ -52,12 +58,21 @@ export function checkSteps(v: unknown, problems: FieldProblem[]): StepInput[] | 
     } else {
       seen.add(s.name);
     }
-    if (typeof s.code !== "string" || s.code.trim() === "") problems.push({ field: `${at}.code`, message: "must be a non-empty string" });
-    else bytes += Buffer.byteLength(s.code);
+    const given = ORIGINS.filter((o) => s[o] !== undefined && s[o] !== null);
+    if (given.length !== 1) {
+      problems.push({ field: `${at}.code`, message: given.length === 0 ? "is required (or give component_id or key)" : `give one of code, component_id and key, not ${given.join(" and ")}` });
+    } else if (typeof s[given[0]] !== "string" || (s[given[0]] as string).trim() === "") {
+      problems.push({ field: `${at}.${given[0]}`, message: "must be a non-empty string" });
+    } else if (given[0] === "code") bytes += Buffer.byteLength(s.code as string);
+    if (s.props !== undefined && s.props !== null && !isObject(s.props)) problems.push({ field: `${at}.props`, message: "must be an object" });
+    else if (s.props && JSON.stringify(s.props).length > MAX_PROPS_BYTES) problems.push({ field: `${at}.props`, message: `are over ${MAX_PROPS_BYTES} bytes of JSON` });
   });
   if (bytes > MAX_CODE_BYTES) problems.push({ field: "steps", message: `the steps' code is over ${MAX_CODE_BYTES} bytes` });
   if (problems.length > before) return undefined;
-  return (v as StepInput[]).map((s) => ({ name: s.name, code: s.code }));
+  return (v as Record<string, unknown>[]).map((s) => {
+    const origin = ORIGINS.find((o) => typeof s[o] === "string")!;
+    return { name: s.name as string, [origin]: s[origin] as string, ...(isObject(s.props) ? { props: s.props } : {}) };
+  });
 }
 
 export function checkTrigger(v: unknown, problems: FieldProblem[]): WorkflowTrigger | undefined {

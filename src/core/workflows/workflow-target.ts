@@ -1,6 +1,6 @@
 import type { ComponentRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
 import type { ComponentMeta, PropDefinition } from "../../runtime/types.ts";
-import { workflowCode } from "../../runtime/workflow-code.ts";
+import { runnableSteps, workflowCode } from "../../runtime/workflow-code.ts";
 import { sha256Hex } from "../../lib/hash.ts";
 import type { TimerConfig } from "../props.ts";
 import type { Target } from "../runtime/target.ts";
@@ -22,7 +22,7 @@ export function workflowTarget(w: WorkflowRow, user: UserRow, endpointUrl: strin
   const timer = workflowTimer(w);
   const props: PropDefinition[] = timer ? [TIMER] : w.trigger.type === "http" ? [HTTP] : [];
   const meta: ComponentMeta = { type: "workflow", props, hooks: [], methods: [], hasRun: true };
-  const code = workflowCode(w.steps.map((s) => ({ cellId: s.id, name: s.name, code: s.code })));
+  const code = workflowCode(runnableSteps(w.steps));
   const source: SourceRow = {
     id: w.id,
     user_id: w.user_id,

@@ -3,7 +3,9 @@ import type { PageRequest, UserRow, WorkflowRow, WorkflowStepRow } from "../../s
 import { invalid, notFound, type FieldProblem } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { nowSeconds } from "../../lib/clock.ts";
-import { workflowCode } from "../../runtime/workflow-code.ts";
+import { runnableSteps, workflowCode } from "../../runtime/workflow-code.ts";
+import type { Components } from "../components.ts";
+import { StepDeployer, stepView } from "./workflow-steps.ts";
 import { AutoSubscriptions } from "../auto-subscriptions.ts";
 import { endpointUrl, newEndpointKey } from "../endpoint.ts";
 import type { SourceRuntime } from "../runtime/source-runtime.ts";
@@ -21,7 +23,7 @@ export interface WorkflowView {
   active: boolean;
   deployment_id: string;
   trigger: Record<string, unknown>;
-  steps: { id: string; name: string }[];
+  steps: ReturnType<typeof stepView>[];
   created_at: number;
   updated_at: number;
 }
@@ -29,10 +31,12 @@ export interface WorkflowView {
 export class Workflows {
   readonly #deps: CoreDeps;
   readonly #rt: SourceRuntime;
+  readonly #steps: StepDeployer;
 
-  constructor(deps: CoreDeps, runtime: SourceRuntime) {
+  constructor(deps: CoreDeps, runtime: SourceRuntime, components: Components) {
     this.#deps = deps;
     this.#rt = runtime;
+    this.#steps = new StepDeployer(deps, components);
   }
 
   view(w: WorkflowRow): WorkflowView {
@@ -49,7 +53,7 @@ export class Workflows {
       active: w.active,
       deployment_id: w.deployment_id,
       trigger,
-      steps: w.steps.map((s) => ({ id: s.id, name: s.name })),
+      steps: w.steps.map(stepView),
       created_at: w.created_at,
       updated_at: w.updated_at,
     };
@@ -72,7 +76,7 @@ export class Workflows {
       active,
       deployment_id: newId("d_"),
       trigger,
-      steps: await this.#deployable(steps!),
+      steps: await this.#deployable(user, steps!),
       endpoint_key: trigger.type === "http" ? newEndpointKey() : null,
       created_at: now,
       updated_at: now,
@@ -109,7 +113,7 @@ export class Workflows {
       active,
       deployment_id: newId("d_"),
       trigger: nextTrigger,
-      steps: steps ? await this.#deployable(steps) : current.steps.map((s) => ({ ...s, id: newId("c_") })),
+      steps: steps ? await this.#deployable(user, steps, current.steps) : current.steps.map((s) => ({ ...s, id: newId("c_") })),
       endpoint_key: nextTrigger.type === "http" ? (current.endpoint_key ?? newEndpointKey()) : null,
       updated_at: nowSeconds(),
     };
@@ -149,11 +153,12 @@ export class Workflows {
     return result;
   }
 
-  // Every step is loaded in the sandbox before anything is stored: a step that doesn't compile,
-  // imports what isn't provided or has no run() fails the call (422) and names the step.
-  async #deployable(steps: StepInput[]): Promise<WorkflowStepRow[]> {
-    const rows = steps.map((s) => ({ id: newId("c_"), name: s.name, code: s.code }));
-    await this.#deps.analyzer.analyze(workflowCode(rows.map((s) => ({ cellId: s.id, name: s.name, code: s.code }))));
+  // Every step is prepared (bundled, analyzed, its props checked) and the workflow loaded in the
+  // sandbox before anything is stored: a step that doesn't compile, imports what isn't available
+  // or has no run() fails the call (422) and names the step.
+  async #deployable(user: UserRow, steps: StepInput[], previous?: WorkflowStepRow[]): Promise<WorkflowStepRow[]> {
+    const rows = await this.#steps.deploy(user, steps, previous);
+    await this.#deps.analyzer.analyze(workflowCode(runnableSteps(rows)));
     return rows;
   }
 

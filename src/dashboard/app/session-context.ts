@@ -14,8 +14,8 @@ export interface Me {
 
 export interface Session {
   api: TributaryClient;
-  /** the signed-in key, for the SSE streams (sent as a header, never in the URL) */
-  key: string;
+  /** this origin's fetch with the session cookie and the dashboard's header, for the SSE streams */
+  fetch: typeof fetch;
   me: Me;
   signOut: () => void;
 }

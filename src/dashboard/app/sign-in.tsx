@@ -37,8 +37,9 @@ export function SignIn({ onSignIn, notice }: { onSignIn: (key: string) => Promis
             Sign in
           </Button>
           <Text size="xs" c="dimmed">
-            The key is stored in this browser (localStorage) and sent only to this service. Sign out to remove it. An
-            admin can create users and keys; the first admin key is printed when the service starts for the first time.
+            The key is sent once, to sign in, and never kept by this page: the browser keeps a session cookie that
+            scripts can't read, for 30 days or until you sign out. An admin can create users and keys; the first admin
+            key is printed when the service starts for the first time.
           </Text>
         </Stack>
       </Paper>

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Core } from "../../core/core.ts";
 import { ACCEPTED } from "../../core/flow/ingress.ts";
@@ -5,6 +6,7 @@ import { jsonShapeProblem, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { sendComponentReply } from "../component-reply.ts";
 import { MAX_KEYS, tooDeep, tooWide } from "../json-body.ts";
 import { answerEndpointPreflight, isPreflight } from "../cors.ts";
+import { SESSION_COOKIE } from "../../core/dashboard-sessions.ts";
 
 // HTTP sources' endpoints: /http/{key} with any method, subpath and query (decisions §6). The
 // body is taken as raw bytes whatever its type (bodyRaw keeps them exact for signatures).
@@ -22,6 +24,23 @@ function isJson(contentType: string | undefined): boolean {
 
 // type/subtype as RFC 9110 has it; Fastify refuses a request whose Content-Type isn't one with 415
 const MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(;|$)/;
+
+/**
+ * The request's headers as the source gets them. An endpoint is on the dashboard's origin, so a
+ * browser that signed in there sends the dashboard's session cookie along (SameSite doesn't stop
+ * a link followed from the dashboard or a typed URL): it is the dashboard's, never the source's.
+ */
+function sourceHeaders(req: FastifyRequest, sentType: string | undefined): IncomingHttpHeaders {
+  const cookie = req.headers.cookie;
+  if (sentType === undefined && !cookie?.includes(SESSION_COOKIE)) return req.headers;
+  const headers = { ...req.headers, ...(sentType === undefined ? {} : { "content-type": sentType }) };
+  if (cookie?.includes(SESSION_COOKIE)) {
+    const others = cookie.split(";").filter((pair) => pair.split("=", 1)[0].trim() !== SESSION_COOKIE);
+    if (others.join("").trim() === "") delete headers.cookie;
+    else headers.cookie = others.join(";").trim();
+  }
+  return headers;
+}
 
 export function ingressRoutes(core: Core): FastifyPluginAsync {
   return async (app) => {
@@ -61,7 +80,7 @@ export function ingressRoutes(core: Core): FastifyPluginAsync {
         method: req.method,
         path: "/" + (rest ?? ""),
         query: { ...(req.query as Record<string, unknown>) },
-        headers: sent === undefined ? req.headers : { ...req.headers, "content-type": sent },
+        headers: sourceHeaders(req, sent),
         body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
         contentType: sent ?? req.headers["content-type"],
         url: `${req.protocol}://${req.host}${req.url}`,

@@ -1,11 +1,13 @@
-import { build, type Message, type Plugin, type PluginBuild } from "esbuild";
+import { build, type Message, type Plugin, type PluginBuild } from "../../lib/esbuild.ts";
+import { realpathSync } from "node:fs";
 import { isBuiltin } from "node:module";
+import { dirname } from "node:path";
 import { AppError } from "../../lib/errors.ts";
 import { fetchText } from "../../lib/fetch-text.ts";
-import { dirName, installTree, resolveTree } from "./install.ts";
-import { pruneCache } from "./cache.ts";
+import { installTree, resolveTree } from "./install.ts";
 import { builtinFile, FORBIDDEN_FILE, GLOBALS, isBridgeFile } from "./node-builtins.ts";
 import { Registry } from "./registry.ts";
+import { attributesError, checkLoad, CONFINED, inTree, resolveInTree, type Confinement } from "./confine.ts";
 import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
 import { isProvidedModule } from "../sandbox/provided/index.ts";
 import { isCommonJs } from "../sandbox/load/module-kind.ts";
@@ -26,6 +28,12 @@ export interface BundlerOptions {
   fetchAllow: readonly string[];
   /** the package cache's size cap, MiB */
   cacheMb: number;
+  /** unpacked MiB per package and per save, files per package (limits.ts) */
+  maxPackageMb: number;
+  maxSaveMb: number;
+  maxFiles: number;
+  /** the largest package metadata read from the registry, MiB */
+  maxPackumentMb: number;
 }
 
 export interface Bundled {
@@ -37,10 +45,19 @@ export interface Bundled {
 const FILE_MAX_BYTES = 1024 * 1024;
 const FILES_MAX_BYTES = 5 * 1024 * 1024;
 const BUNDLE_MAX_BYTES = 32 * 1024 * 1024;
+const FILES_MAX = 200;
 const FETCH_TIMEOUT_MS = 10_000;
+const FILES_TOTAL_MS = 60_000;
 const REMOTE = "remote";
-// names Node code uses as globals: their presence alone makes a component worth bundling
-const NODE_GLOBALS = /\b(Buffer|process|global|__dirname|__filename|AbortController|AbortSignal)\b/;
+// names Node code uses as globals that the sandbox lacks: their presence alone makes a component
+// worth bundling (Buffer, process, AbortController and AbortSignal are the sandbox's own globals)
+const NODE_GLOBALS = /\b(global|__dirname|__filename)\b/;
+
+/** The component's own files fetched for one save, and what they have cost so far. */
+class RemoteFiles extends Map<string, string> {
+  bytes = 0;
+  readonly deadline = Date.now() + FILES_TOTAL_MS;
+}
 
 interface Scan {
   imports: Array<{ spec: Specifier; raw: string; kind: string }>;
@@ -53,12 +70,12 @@ export class Bundler {
 
   constructor(opts: BundlerOptions) {
     this.#o = opts;
-    this.#registry = new Registry({ url: opts.registryUrl, fetchAllow: opts.fetchAllow });
+    this.#registry = new Registry({ url: opts.registryUrl, fetchAllow: opts.fetchAllow, maxPackumentBytes: opts.maxPackumentMb * 1024 * 1024 });
   }
 
   /** The bundled module, or null when the code needs no bundling. Throws AppError("invalid_component"). */
   async bundle(code: string, url: string | null): Promise<Bundled | null> {
-    const remote = new Map<string, string>();
+    const remote = new RemoteFiles();
     const scan = await this.#scan(code, url, remote);
     const own = scan.imports;
     if (scan.files === 0 && own.every((i) => i.spec.kind === "provided") && !NODE_GLOBALS.test(code)) return null;
@@ -85,10 +102,9 @@ export class Bundler {
     if (packages.size > 0) {
       try {
         const tree = await resolveTree(this.#registry, [...packages].map(([name, range]) => ({ name, range })));
-        const out = await installTree(this.#registry, this.#o.cacheDir, tree);
+        const out = await installTree(this.#registry, this.#o.cacheDir, tree, this.#o);
         resolveDirs = out.resolveDirs;
         installed = out.packages;
-        pruneCache(this.#o.cacheDir, this.#o.cacheMb * 1024 * 1024, new Set(installed.map(dirName)));
       } catch (e) {
         throw new AppError("invalid_component", (e as Error).message);
       }
@@ -102,14 +118,18 @@ export class Bundler {
   }
 
   // What the component's own code (and its own files) imports: nothing is resolved but its files.
-  async #scan(code: string, url: string | null, remote: Map<string, string>): Promise<Scan> {
+  async #scan(code: string, url: string | null, remote: RemoteFiles): Promise<Scan> {
     const imports: Scan["imports"] = [];
     const plugin: Plugin = {
       name: "tributary-scan",
       setup: (b) => {
         this.#remoteFiles(b, url, remote);
         b.onResolve({ filter: /.*/ }, (args) => {
-          imports.push({ spec: parse(args.path), raw: args.path, kind: args.kind });
+          const bad = attributesError(args);
+          if (bad) return bad;
+          const spec = parse(args.path);
+          if ("errors" in spec) return spec;
+          imports.push({ spec, raw: args.path, kind: args.kind });
           return { path: args.path, external: true };
         });
       },
@@ -120,30 +140,39 @@ export class Bundler {
     return { imports, files: remote.size };
   }
 
-  async #build(code: string, url: string | null, resolveDirs: Map<string, string>, remote: Map<string, string>, provided: Scan["imports"]): Promise<string> {
+  async #build(code: string, url: string | null, resolveDirs: Map<string, string>, remote: RemoteFiles, provided: Scan["imports"]): Promise<string> {
     const required = [...new Set(provided.filter((p) => p.kind === "require-call").map((p) => p.raw))];
+    const first = resolveDirs.values().next();
+    const confinement: Confinement = { tree: first.done ? undefined : realpathSync(dirname(first.value)) };
     const plugin: Plugin = {
       name: "tributary",
       setup: (b) => {
+        b.onResolve({ filter: /.*/ }, (args) => attributesError(args));
         this.#remoteFiles(b, url, remote);
         b.onResolve({ filter: /.*/ }, (args) => {
-          if (/^\.{0,2}\//.test(args.path)) return undefined;
+          if (args.pluginData === CONFINED) return undefined;
           if (isOwn(args)) {
             const spec = parse(args.path);
+            if ("errors" in spec) return spec;
             if (spec.kind === "provided") return { path: spec.name, external: true };
             // a pinned `name@version/sub` is resolved as `name/sub` from the installed tree
             if (spec.kind === "package") {
               const dir = resolveDirs.get(spec.name);
               if (!dir) return undefined;
-              return b.resolve(spec.name + spec.subpath, { resolveDir: dir, kind: args.kind });
+              return resolveInTree(b, confinement, args, spec.name + spec.subpath, dir);
             }
             return builtin(spec.kind === "builtin" ? spec.name : args.path);
           }
           // our bridges build on the provided modules of the same name
           if (isBridgeFile(args.importer) && isProvidedModule(args.path)) return { path: args.path, external: true };
           // packages get Node's semantics: a core module's name means the core module
-          return builtin(args.path.startsWith("node:") ? args.path.slice(5) : args.path);
+          const path = /^(\.{0,2}\/|\/)/.test(args.path) ? undefined : builtin(args.path.startsWith("node:") ? args.path.slice(5) : args.path);
+          if (path) return path;
+          // anything else a package's file imports stays inside its tree
+          return inTree(confinement, args.importer) ? resolveInTree(b, confinement, args) : undefined;
         });
+        // the last wall: nothing is read from disk but the tree's and our own files
+        b.onLoad({ filter: /.*/, namespace: "file" }, (args) => checkLoad(confinement, args));
         b.onLoad({ filter: /.*/, namespace: "forbidden" }, (args) => ({
           contents: `module.exports = require(${JSON.stringify(FORBIDDEN_FILE)})(${JSON.stringify(args.path)});`,
           resolveDir: "/",
@@ -182,7 +211,7 @@ export class Bundler {
 
   // Relative imports of the component's own code: files beside component_url, fetched under the
   // guard (1 MiB each, 5 MiB in all). Packages' relative imports resolve on disk as usual.
-  #remoteFiles(b: PluginBuild, url: string | null, remote: Map<string, string>): void {
+  #remoteFiles(b: PluginBuild, url: string | null, remote: RemoteFiles): void {
     b.onResolve({ filter: /^\.{0,2}\// }, (args) => {
       if (!isOwn(args)) return undefined;
       const base = args.namespace === REMOTE ? args.importer : url;
@@ -192,10 +221,14 @@ export class Bundler {
     b.onLoad({ filter: /.*/, namespace: REMOTE }, async (args) => {
       let text = remote.get(args.path);
       if (text === undefined) {
-        text = await fetchText(args.path, { timeoutMs: FETCH_TIMEOUT_MS, maxBytes: FILE_MAX_BYTES, allow: this.#o.fetchAllow });
+        // a server answering slowly, file after file, must not hold a save (and esbuild) for hours
+        if (remote.size >= FILES_MAX) throw new Error(`the component has more than ${FILES_MAX} files`);
+        const left = remote.deadline - Date.now();
+        if (left <= 0) throw new Error(`the component's files took more than ${FILES_TOTAL_MS / 1000} s to fetch`);
+        text = await fetchText(args.path, { timeoutMs: Math.min(FETCH_TIMEOUT_MS, left), maxBytes: FILE_MAX_BYTES, allow: this.#o.fetchAllow });
         remote.set(args.path, text);
-        const total = [...remote.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
-        if (total > FILES_MAX_BYTES) throw new Error(`the component's files are over ${FILES_MAX_BYTES / 1048576} MiB in all`);
+        remote.bytes += Buffer.byteLength(text);
+        if (remote.bytes > FILES_MAX_BYTES) throw new Error(`the component's files are over ${FILES_MAX_BYTES / 1048576} MiB in all`);
       }
       return { contents: text, loader: args.path.endsWith(".json") ? "json" : "js" };
     });
@@ -224,11 +257,12 @@ function builtin(name: string) {
   return undefined;
 }
 
-function parse(raw: string): Specifier {
+/** What an import names, or the error esbuild reports at the import (an error thrown would point into esbuild). */
+function parse(raw: string): Specifier | { errors: [{ text: string }] } {
   try {
     return parseSpecifier(raw);
   } catch (e) {
-    throw new AppError("invalid_component", `cannot import "${raw}": ${(e as Error).message}`);
+    return { errors: [{ text: `cannot import "${raw}": ${(e as Error).message}` }] };
   }
 }
 
@@ -267,5 +301,6 @@ function describe(m: Message): string {
   const where = m.location ? ` (${shown}:${m.location.line}:${m.location.column})` : "";
   const missing = /Could not resolve "([^"]+)"/.exec(m.text);
   if (missing) return `cannot import "${missing[1]}"${where}: it is not installed or not available in the sandbox`;
-  return own ? `syntax error: ${m.text}${where}` : `${m.text}${where}`;
+  // a plugin's message (ours: a refused import) is no syntax error
+  return own && !m.pluginName ? `syntax error: ${m.text}${where}` : `${m.text}${where}`;
 }

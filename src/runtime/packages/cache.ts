@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { containedPath } from "../../lib/contained-path.ts";
 
 // The package cache's size is capped (TRIBUTARY_NPM_CACHE_MB). It is only a cache: a saved
 // component keeps its bundle in the store and never needs these files to run, so when the cache
@@ -17,8 +18,9 @@ export function sizeOf(dir: string): number {
   return total;
 }
 
-export function recordSize(dir: string): void {
-  writeFileSync(`${dir}.size`, String(sizeOf(dir)));
+/** Writes `<dir>.size`: the bytes counted while unpacking, or else walked. */
+export function recordSize(dir: string, bytes = sizeOf(dir)): void {
+  writeFileSync(`${dir}.size`, String(bytes));
 }
 
 function recordedSize(dir: string): number {
@@ -40,7 +42,7 @@ export function pruneCache(cacheDir: string, capBytes: number, keep: ReadonlySet
   const entries = readdirSync(files, { withFileTypes: true })
     .filter((d) => d.isDirectory() && !d.name.includes(".tmp-"))
     .map((d) => {
-      const dir = join(files, d.name);
+      const dir = containedPath(files, d.name);
       return { name: d.name, dir, size: recordedSize(dir), used: statSync(dir).mtimeMs };
     });
   let total = entries.reduce((n, e) => n + e.size, 0);
@@ -59,7 +61,7 @@ export function pruneCache(cacheDir: string, capBytes: number, keep: ReadonlySet
   if (removed.length > 0) {
     const roots = join(cacheDir, "roots");
     for (const r of existsSync(roots) ? readdirSync(roots) : []) {
-      const dir = join(roots, r);
+      const dir = containedPath(roots, r);
       const uses = existsSync(dir) ? readdirSync(dir) : [];
       if (uses.some((u) => removed.includes(u))) rmSync(dir, { recursive: true, force: true });
     }

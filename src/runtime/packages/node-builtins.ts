@@ -6,7 +6,9 @@ import { join } from "node:path";
 // (crypto, http, https). Resolved once, to files the bundler reads.
 
 const require = createRequire(import.meta.url);
-const NODE_DIR = join(import.meta.dirname, "../sandbox/node");
+export const NODE_DIR = join(import.meta.dirname, "../sandbox/node");
+/** the node_modules folder the polyfills (and their own dependencies) are resolved in */
+export const POLYFILL_MODULES_DIR = ((p: string) => p.slice(0, p.indexOf("/node_modules/") + "/node_modules".length))(require.resolve("buffer/"));
 
 const POLYFILLS: Record<string, string> = {
   assert: "assert/",
@@ -14,7 +16,6 @@ const POLYFILLS: Record<string, string> = {
   events: "events/",
   os: "os-browserify/browser.js",
   path: "path-browserify",
-  process: "process/browser.js",
   punycode: "punycode/",
   querystring: "querystring-es3",
   stream: "readable-stream",
@@ -31,6 +32,8 @@ const BRIDGES: Record<string, string> = {
   zlib: "zlib.js",
   tty: "tty.js",
   diagnostics_channel: "diagnostics-channel.js",
+  // the sandbox's own `process` global (isolate/process.js): one process.env per run, for all
+  process: "process.cjs",
 };
 
 let resolved: Map<string, string> | undefined;

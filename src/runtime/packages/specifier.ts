@@ -46,6 +46,11 @@ export function parseSpecifier(spec: string): Specifier {
     rest = end === -1 ? "" : rest.slice(end);
   }
   if (rest !== "" && !rest.startsWith("/")) throw new Error(`"${spec}" is not a package name`);
+  // a subpath names a file inside the package: `..` (or `.`, an empty segment, a backslash) could
+  // only climb out of it, into the cache or the host
+  if (rest !== "" && rest !== "/" && rest.slice(1).replace(/\/$/, "").split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.includes("\\"))) {
+    throw new Error(`a package's subpath may not contain ".", ".." or empty segments (it must stay inside the package)`);
+  }
   return { kind: "package", name, range: range || "latest", subpath: rest };
 }
 

@@ -1,6 +1,7 @@
 // The runner's side of the sandbox globals that need no invocation: URL parsing, UTF-8, crypto.
 // Arguments come from untrusted code, so every op checks their types before using them.
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual, type BinaryToTextEncoding } from "node:crypto";
+import { bufferSource } from "./buffer-source.ts";
 
 type Op = (...args: unknown[]) => unknown;
 
@@ -76,4 +77,6 @@ export const HOST_OPS: Record<string, Op> = {
     return new Uint8Array(randomBytes(n as number));
   },
   timingSafeEqual: (a, b) => timingSafeEqual(bytes(a, "a"), bytes(b, "b")),
+  // the Buffer global's package, the first time a context touches Buffer (isolate/node-globals.js)
+  bufferSource: () => bufferSource(),
 };

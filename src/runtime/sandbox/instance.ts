@@ -82,8 +82,9 @@ export class Instance {
   /**
    * Evaluates the component; throws AppError("invalid_component") like analysis does. With an
    * `owner`, the context goes into an isolate shared with that owner's other sources of this code.
+   * `envJson`: process.env for the component's top level (the owner's variables).
    */
-  static async create(codeHash: string, code: string, memoryMb: number, timeoutMs: number, owner?: string): Promise<Instance> {
+  static async create(codeHash: string, code: string, memoryMb: number, timeoutMs: number, owner?: string, envJson?: string): Promise<Instance> {
     const inst = new Instance(codeHash, memoryMb, owner);
     const sync = entryModes.syncStart(codeHash);
     const calls = sync ? IsolateCalls.onThread() : POOLED;
@@ -93,7 +94,7 @@ export class Instance {
     try {
       const host = hostReference((op, args) => inst.#op(op, args));
       inst.#host = host;
-      const prepared = await prepareContext(inst.isolate, host, calls);
+      const prepared = await prepareContext(inst.isolate, host, calls, envJson);
       inst.#context = prepared.context;
       const { runtime } = prepared;
       const component = await loadCode(inst.isolate, prepared, code, createLimits(timeoutMs, memoryMb), codeHash, calls);
@@ -185,7 +186,7 @@ export class Instance {
         // the entry's own timeout. The isolate (shared with siblings) stays.
         this.dispose();
       }, Math.ceil(remainingMs));
-      const args = [kind, eventJson, JSON.stringify(props ?? {}), JSON.stringify(inv.limits)];
+      const args = [kind, eventJson, JSON.stringify(props ?? {}), JSON.stringify(inv.limits), inv.envJson];
       this.#enter(running, this.#refs?.invoke, args);
     });
   }

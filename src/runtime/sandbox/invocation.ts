@@ -28,6 +28,8 @@ export function invocationError(name: unknown, message: unknown, stack: unknown)
 export class Invocation {
   readonly limits: InvokeLimits;
   readonly db: DbState;
+  /** the owner's environment variables as JSON text (process.env), or undefined: none */
+  readonly envJson: string | undefined;
   readonly emits: EmittedEvent[] = [];
   readonly emitErrors: InvocationError[] = [];
   readonly logs: LogLine[] = [];
@@ -43,9 +45,10 @@ export class Invocation {
   /** bytes handed to the host so far (emits, logs, response), bounded by maxResultBytes */
   #resultBytes = 0;
 
-  constructor(limits: InvokeLimits, db: DbState) {
+  constructor(limits: InvokeLimits, db: DbState, envJson?: string) {
     this.limits = limits;
     this.db = db;
+    this.envJson = envJson;
   }
 
   countEmit(): void {

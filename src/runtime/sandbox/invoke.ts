@@ -83,6 +83,7 @@ function check(req: InvokeRequest): void {
     typeof req.codeHash === "string" &&
     ["run", "deploy", "activate", "deactivate"].includes(req.kind) &&
     (req.eventJson === undefined || typeof req.eventJson === "string") &&
+    (req.envJson === undefined || typeof req.envJson === "string") &&
     (req.warmOnly === undefined || typeof req.warmOnly === "boolean") &&
     typeof l === "object" &&
     l !== null &&
@@ -146,7 +147,7 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
   if (!inst && code === undefined) return { needCode: true };
 
   const warm = inst?.warmDb?.epoch === req.dbEpoch ? inst.warmDb.state : undefined;
-  const inv = new Invocation(req.limits, (warm ?? DbState.fromObject(req.db)).clone());
+  const inv = new Invocation(req.limits, (warm ?? DbState.fromObject(req.db)).clone(), req.envJson);
   const result = (error: InvocationError | undefined): InvokeResult => {
     const out: InvokeResult = {
       emits: error ? [] : inv.emits,
@@ -162,7 +163,7 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
 
   if (!inst) {
     try {
-      inst = await Instance.create(req.codeHash, code!, req.limits.memoryMb, req.limits.timeoutMs, req.owner);
+      inst = await Instance.create(req.codeHash, code!, req.limits.memoryMb, req.limits.timeoutMs, req.owner, req.envJson);
     } catch (e) {
       return result(loadError(e, req.limits.timeoutMs, req.limits.memoryMb));
     }

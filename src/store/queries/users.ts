@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database, UsersTable } from "../schema.ts";
 import type { UserRow, UserStore } from "../port.ts";
 import { pageRows } from "./page.ts";
+import { deleteUserDataStores } from "./data-stores.ts";
 
 function toRow(r: Selectable<UsersTable>): UserRow {
   return {
@@ -69,9 +70,10 @@ export function userQueries(db: Kysely<Database>): UserStore {
       for (const { id: sourceId } of [...sources, ...workflows]) {
         for (const table of ["inbox", "timers"] as const) await db.deleteFrom(table).where("source_id", "=", sourceId).execute();
       }
-      for (const table of ["events", "stream_counts", "emitter_state", "auto_subscriptions", "subscriptions", "sources", "components", "workflows", "webhooks", "accounts", "deliveries", "webhook_deliveries"] as const) {
+      for (const table of ["events", "stream_counts", "emitter_state", "auto_subscriptions", "subscriptions", "sources", "components", "workflows", "webhooks", "accounts", "env_vars", "deliveries", "webhook_deliveries"] as const) {
         await db.deleteFrom(table).where("user_id", "=", id).execute();
       }
+      await deleteUserDataStores(db, id);
       const r = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
       if (Number(r.numDeletedRows) === 0) return undefined;
       return [...sources, ...workflows, ...webhooks].map((row) => row.id);

@@ -4,8 +4,9 @@ import { useSession } from "../session-context.ts";
 import { messageOf } from "../api-error.ts";
 
 // An emitter's stream, newest first: the latest page from event_summaries, then live over SSE
-// (GET /{sources|workflows}/{id}/sse). The browser's own EventSource can't send the Bearer
-// header, so the `eventsource` package is given a fetch that adds it. The first connection asks
+// (GET /{sources|workflows}/{id}/sse). The browser's own EventSource can't send the dashboard's
+// header, which the session cookie is taken with only (session.ts), so the `eventsource` package
+// is given the session's fetch, which adds it. The first connection asks
 // for everything after the newest event already shown (Last-Event-ID), so nothing committed in
 // between is missed; reconnects carry the last id seen, and ids already shown are skipped.
 // "Load older events" reads the page after the oldest one shown (event ids are the cursors).
@@ -26,7 +27,7 @@ const PAGE = 50;
 const MAX_SHOWN = 200;
 
 export function useLiveEvents(kind: Kind, id: string, stream: string) {
-  const { api, key } = useSession();
+  const { api, fetch: sessionFetch } = useSession();
   const [events, setEvents] = useState<EventSummary[]>([]);
   const [state, setState] = useState<LiveState>("connecting");
   const [error, setError] = useState<string>();
@@ -80,9 +81,9 @@ export function useLiveEvents(kind: Kind, id: string, stream: string) {
       if (stream) url.searchParams.set("event_name", stream);
       es = new EventSource(url, {
         fetch: (input, init) => {
-          const headers: Record<string, string> = { ...(init.headers as Record<string, string>), authorization: `Bearer ${key}` };
+          const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
           if (!Object.keys(headers).some((h) => h.toLowerCase() === "last-event-id")) headers["Last-Event-ID"] = after;
-          return fetch(input, { ...init, headers });
+          return sessionFetch(input, { ...init, headers });
         },
       });
       es.onopen = () => setState("live");
@@ -100,7 +101,7 @@ export function useLiveEvents(kind: Kind, id: string, stream: string) {
       cancelled = true;
       es?.close();
     };
-  }, [fetchPage, key, kind, id, stream]);
+  }, [fetchPage, sessionFetch, kind, id, stream]);
 
   const loadOlder = useCallback(async () => {
     const oldest = events.at(-1)?.id;

@@ -7,13 +7,19 @@ import { Blob, File, FormData, Request } from "./body.js";
 import { call, connect, entered, forgetPending } from "./host.js";
 import { format } from "./inspect.js";
 import { URL, URLSearchParams } from "./url.js";
+import { installNodeGlobals } from "./node-globals.js";
+import { setEnv } from "./process.js";
 
 const timers = new Map();
 let nextTimer = 1;
 let logsFull = false;
 
-/** Starts a clean slate for an invocation: the runner has cancelled the previous one's timers. */
-export function resetInvocation() {
+/**
+ * Starts a clean slate for an invocation: the runner has cancelled the previous one's timers.
+ * `envJson`: its process.env (the owner's variables), absent when there are none.
+ */
+export function resetInvocation(envJson) {
+  setEnv(envJson);
   timers.clear();
   forgetPending();
   logsFull = false;
@@ -147,8 +153,10 @@ class TextDecoder {
   }
 }
 
-export function install(hostRef) {
+/** `envJson`: process.env for the component's top level (the first invocation's). */
+export function install(hostRef, envJson) {
   connect(hostRef);
+  setEnv(envJson);
   const g = globalThis;
   // WebAssembly memory is allocated outside the isolate's heap, so the memory limit does not
   // bound it (one invocation grew a Memory to 4 GiB): components get no WebAssembly.
@@ -182,6 +190,7 @@ export function install(hostRef) {
       return array;
     },
   };
+  installNodeGlobals(g);
   g.defineComponent = (c) => c;
   g.defineSource = (c) => c;
   Object.defineProperty(g, "__tributaryHost", {

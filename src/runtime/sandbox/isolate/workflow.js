@@ -3,6 +3,8 @@
 // step's own object. invoke.js runs it like any component, so emits, logs, limits and the outcome
 // follow the sources' paths. Builtins are captured here, before any step code can replace them.
 import { tell } from "./host.js";
+import { propsThis } from "./this.js";
+import { evaluateProps } from "./expressions.js";
 
 const { apply, defineProperty } = Reflect;
 const { hasOwn, freeze } = Object;
@@ -36,7 +38,7 @@ export function makeWorkflow(steps, ...components) {
   const list = steps.map((s, i) => ({ cellId: String(s.cellId), name: String(s.name), component: components[i] }));
   return {
     type: "workflow",
-    async run(event) {
+    async run(event, props) {
       const emit = this.$emit;
       // Pipedream's $.send.emit({ raw_event }) emits the raw_event; anything else is emitted as is.
       // No meta: workflow events go to the default stream, and the host wraps them in {raw_event}.
@@ -63,7 +65,11 @@ export function makeWorkflow(steps, ...components) {
         globalThis.$send = send;
         let value;
         try {
-          value = await apply(step.component.run, step.component, [{ steps: results, $ }]);
+          // `this`: the step's props (expressions evaluated now, with the results so far) and
+          // methods; what else its export holds stays reachable through the prototype
+          const values = evaluateProps(props?.[step.cellId], results);
+          const self = Object.assign(Object.create(step.component), propsThis(step.component, values));
+          value = await apply(step.component.run, self, [{ steps: results, $ }]);
         } catch (e) {
           if (exited) return;
           throw new StepFailure(step.cellId, e);

@@ -57,11 +57,14 @@ export interface PreparedContext {
   runtime: ivm.Reference;
 }
 
-/** A new context with the sandbox globals installed, connected to the runner through `host`. */
-export async function prepareContext(isolate: ivm.Isolate, host: ivm.Reference, calls: IsolateCalls = POOLED): Promise<PreparedContext> {
+/**
+ * A new context with the sandbox globals installed, connected to the runner through `host`;
+ * `envJson` is process.env until the first invocation brings its own (none: empty).
+ */
+export async function prepareContext(isolate: ivm.Isolate, host: ivm.Reference, calls: IsolateCalls = POOLED, envJson?: string): Promise<PreparedContext> {
   const context = await calls.createContext(isolate);
   const runtime = await loadRuntime(isolate, context, calls);
   const install = await calls.get(runtime, "install");
-  await calls.apply(install, [host]);
+  await calls.apply(install, [host, envJson]);
   return { context, runtime };
 }

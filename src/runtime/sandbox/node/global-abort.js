@@ -1,2 +1,3 @@
-// AbortController and AbortSignal for bundled code that uses them (injected, module-scoped).
-export { AbortController, AbortSignal } from "abort-controller/dist/abort-controller.mjs";
+// AbortController and AbortSignal for bundled code that uses them: the sandbox's own globals
+// (isolate/abort.js), so the component and its packages share one class of each.
+export const { AbortController, AbortSignal } = globalThis;

@@ -1,0 +1,148 @@
+// Runs INSIDE the isolate: the `process` global, a stand-in for Node's. It says it is Node
+// (packages branch on process.versions.node) because what they then reach for, Node's modules,
+// is what bundles provide. `process.env` holds the owner's environment variables and nothing
+// else: each invocation brings them (a JSON object's text, absent when there are none).
+//
+// There is one `process.env` object per context, for good: packages keep it
+// (`const { env } = process` at their top level). Behind it, each invocation gets a fresh set of
+// variables, so what one run wrote into it is gone in the next; the text is parsed only when a
+// run reads process.env and it changed (most runs never look).
+
+const { parse } = JSON;
+const then = Promise.prototype.then;
+const { defineProperty, deleteProperty, get, getOwnPropertyDescriptor, has, ownKeys, set } = Reflect;
+
+/** the JSON the variables come from now; `vars` is parsed from it when stale */
+let json;
+let stale = true;
+/** a run wrote into process.env: the next one starts again from its own JSON */
+let written = false;
+let vars = {};
+
+function current() {
+  if (stale) {
+    stale = false;
+    vars = json === undefined ? {} : parse(json);
+  }
+  return vars;
+}
+
+function write(fn) {
+  written = true;
+  return fn(current());
+}
+
+// Node's process.env turns what is assigned into strings; so does this one.
+const makeEnv = () =>
+  new Proxy(
+    {},
+    {
+      get: (_t, key) => get(current(), key),
+      set: (_t, key, value) => write((v) => set(v, key, typeof key === "symbol" ? value : String(value))),
+      has: (_t, key) => has(current(), key),
+      deleteProperty: (_t, key) => write((v) => deleteProperty(v, key)),
+      ownKeys: () => ownKeys(current()),
+      getOwnPropertyDescriptor: (_t, key) => getOwnPropertyDescriptor(current(), key),
+      defineProperty: (_t, key, desc) => write((v) => defineProperty(v, key, desc)),
+    },
+  );
+
+/** The variables of the invocation starting now (and of the top level, at install). */
+export function setEnv(next) {
+  // the same text, and nobody wrote: the parsed variables stand
+  if (next === json && !written) return;
+  json = next;
+  stale = true;
+  written = false;
+}
+
+let proc;
+
+/** The process object, made the first time code names it. */
+export function processObject() {
+  if (proc) return proc;
+  const env = makeEnv();
+  const noop = () => proc;
+  const started = Date.now();
+  const hrtime = (prev) => {
+    const ms = Date.now();
+    let s = Math.floor(ms / 1000);
+    let ns = (ms % 1000) * 1e6;
+    if (Array.isArray(prev)) {
+      s -= prev[0];
+      ns -= prev[1];
+      if (ns < 0) {
+        s -= 1;
+        ns += 1e9;
+      }
+    }
+    return [s, ns];
+  };
+  hrtime.bigint = () => BigInt(Date.now()) * 1000000n;
+  proc = {
+    // as the bundled stand-in before it (process/browser.js) said: packages that ask pick the
+    // code paths that need no more of Node than the sandbox has
+    title: "browser",
+    version: "v24.0.0",
+    versions: { node: "24.0.0" },
+    platform: "linux",
+    arch: "x64",
+    release: { name: "node" },
+    argv: [],
+    execArgv: [],
+    pid: 1,
+    ppid: 0,
+    exitCode: undefined,
+    // one object for good (see above); replacing it replaces this run's variables
+    get env() {
+      return env;
+    },
+    set env(next) {
+      written = true;
+      stale = false;
+      vars = { ...next };
+    },
+    // before promise callbacks, as in Node, as far as a microtask can be
+    nextTick(fn, ...args) {
+      if (typeof fn !== "function") throw new TypeError('The "callback" argument must be of type function');
+      then.call(Promise.resolve(), () => fn(...args));
+    },
+    cwd: () => "/",
+    chdir() {
+      throw new Error("process.chdir is not supported in the sandbox");
+    },
+    umask: () => 0,
+    hrtime,
+    uptime: () => (Date.now() - started) / 1000,
+    memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
+    cpuUsage: () => ({ user: 0, system: 0 }),
+    emitWarning: (warning) => globalThis.console.warn(`Warning: ${warning instanceof Error ? warning.message : String(warning)}`),
+    exit(code) {
+      throw new Error(`process.exit(${code ?? ""}) is not available in the sandbox: return from run() instead`);
+    },
+    abort() {
+      throw new Error("process.abort() is not available in the sandbox");
+    },
+    kill() {
+      throw new Error("process.kill() is not available in the sandbox");
+    },
+    binding() {
+      throw new Error("process.binding is not supported");
+    },
+    on: noop,
+    addListener: noop,
+    once: noop,
+    off: noop,
+    removeListener: noop,
+    removeAllListeners: noop,
+    prependListener: noop,
+    prependOnceListener: noop,
+    emit: () => false,
+    listeners: () => [],
+    listenerCount: () => 0,
+    stdout: { write: (s) => void globalThis.console.log(String(s).replace(/\n$/, "")), isTTY: false },
+    stderr: { write: (s) => void globalThis.console.error(String(s).replace(/\n$/, "")), isTTY: false },
+    browser: true,
+  };
+  return proc;
+}

@@ -1,0 +1,89 @@
+// Runs INSIDE the isolate: `this` of a component's run or hook, built from the component's own prop
+// definitions and the values the host resolved (secrets opened, accounts' auth). Sources get it
+// with $emit added (invoke.js); workflow steps get it per step (workflow.js).
+import { call } from "./host.js";
+import { inspect } from "./inspect.js";
+
+const { parse, stringify } = JSON;
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const db = Object.freeze({
+  get(key) {
+    const json = call("dbGet", String(key));
+    return json === undefined ? undefined : parse(json);
+  },
+  set(key, value) {
+    call("dbSet", String(key), value === undefined ? undefined : stringify(value));
+  },
+});
+
+function respond(r) {
+  if (!isObject(r)) throw new TypeError("respond() takes {status, headers?, body?}");
+  const status = typeof r.status === "string" && /^\s*\d+\s*$/.test(r.status) ? Number(r.status) : r.status;
+  if (!Number.isInteger(status) || status < 200 || status > 599) {
+    throw new RangeError(`respond(): status must be an integer from 200 to 599, not ${inspect(r.status)}`);
+  }
+  const headers = {};
+  if (isObject(r.headers)) {
+    for (const [k, v] of Object.entries(r.headers)) {
+      if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") headers[k] = String(v);
+      else if (Array.isArray(v)) headers[k] = v.map(String).join(", ");
+    }
+  }
+  const body = r.body;
+  if (body === undefined) return call("respond", status, headers, "none", undefined);
+  if (typeof body === "string") return call("respond", status, headers, "text", body);
+  const json = stringify(body);
+  call("respond", status, headers, json === undefined ? "none" : "json", json);
+}
+
+function resolveProp(def) {
+  if (typeof def === "string") return { type: def };
+  if (!isObject(def)) return {};
+  if (Array.isArray(def.propDefinition)) {
+    const [app, name] = def.propDefinition;
+    const base = isObject(app) && isObject(app.propDefinitions) ? app.propDefinitions[name] : undefined;
+    return { ...(isObject(base) ? base : {}), ...def };
+  }
+  return def;
+}
+
+function makeApp(def, auth) {
+  const app = { type: "app", app: def.app, $auth: isObject(auth) ? auth : {} };
+  const methods = isObject(def.methods) ? def.methods : {};
+  for (const name of Object.keys(methods)) {
+    if (typeof methods[name] === "function") app[name] = methods[name].bind(app);
+  }
+  return app;
+}
+
+/** `this` of a run: the component's props (values as resolved on the host), then its methods. */
+export function propsThis(component, props) {
+  const self = {};
+  const defs = isObject(component.props) ? component.props : {};
+  for (const name of Object.keys(defs)) {
+    const def = resolveProp(defs[name]);
+    const value = Object.hasOwn(props, name) ? props[name] : undefined;
+    switch (def.type) {
+      case "$.service.db":
+        self[name] = db;
+        break;
+      case "$.interface.http":
+        self[name] = { endpoint: isObject(value) ? value.endpoint : undefined, respond };
+        break;
+      case "$.interface.timer":
+        self[name] = { type: "$.interface.timer", ...(isObject(value) ? value : isObject(def.default) ? def.default : {}) };
+        break;
+      case "app":
+        self[name] = makeApp(def, value);
+        break;
+      default:
+        self[name] = value !== undefined ? value : def.default === undefined ? undefined : parse(stringify(def.default));
+    }
+  }
+  const methods = isObject(component.methods) ? component.methods : {};
+  for (const name of Object.keys(methods)) {
+    if (typeof methods[name] === "function") self[name] = methods[name].bind(self);
+  }
+  return self;
+}
