@@ -113,6 +113,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bus,
     limits,
     retention: config.eventRetention,
+    runRetention: config.runRetention,
     version: VERSION,
     webhookBackoffMs: config.webhookBackoffMs,
     backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024, maxWaiting: config.maxBacklog, edgeLagMs: config.edgeLagMs },

@@ -60,6 +60,8 @@ export interface Config {
   npmAllow: string[];
   /** the package cache's size cap, MiB (least recently used versions go first) */
   npmCacheMb: number;
+  /** workflow runs kept per workflow (the newest; suspended and running ones always) */
+  runRetention: number;
   /** what one package may unpack to, MiB */
   npmMaxPackageMb: number;
   /** what one save's packages may unpack to in all, MiB (at most the cache's cap) */
@@ -171,6 +173,8 @@ function corsOrigins(raw: string | undefined): string[] {
   return origins;
 }
 
+const SECRET_SETTINGS = new Set(["TRIBUTARY_ADMIN_KEY", "TRIBUTARY_SECRET_KEY", "TRIBUTARY_METRICS_TOKEN", "TRIBUTARY_SMTP_URL"]);
+
 /** `--port=4000` becomes PORT=4000; `--data-dir=x` becomes TRIBUTARY_DATA_DIR=x. */
 function flagsToEnv(argv: string[]): Env {
   const aliases: Record<string, string> = { port: "PORT", host: "HOST" };
@@ -179,6 +183,8 @@ function flagsToEnv(argv: string[]): Env {
     const m = /^--([a-z-]+)=(.*)$/.exec(arg);
     if (!m) continue;
     const name = aliases[m[1]] ?? "TRIBUTARY_" + m[1].replace(/-/g, "_").toUpperCase();
+    // a command line is readable by every user of the machine (ps, /proc/<pid>/cmdline)
+    if (SECRET_SETTINGS.has(name)) throw new Error(`${name} can't be given as a flag (--${m[1]}): a command line is visible to every user of the machine; set it in the environment`);
     env[name] = m[2];
   }
   return env;
@@ -239,6 +245,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     npmRegistry: e.TRIBUTARY_NPM_REGISTRY || e.npm_config_registry || "https://registry.npmjs.org/",
     npmAllow: list(e.TRIBUTARY_NPM_ALLOW),
     npmCacheMb: int("TRIBUTARY_NPM_CACHE_MB", e.TRIBUTARY_NPM_CACHE_MB, 2048, 1),
+    runRetention: int("TRIBUTARY_RUN_RETENTION", e.TRIBUTARY_RUN_RETENTION, 1000, 1),
     // googleapis, the largest package we know components to use, unpacks to 235 MiB in 2,243 files
     npmMaxPackageMb: int("TRIBUTARY_NPM_MAX_PACKAGE_MB", e.TRIBUTARY_NPM_MAX_PACKAGE_MB, 512, 1),
     npmMaxSaveMb: int("TRIBUTARY_NPM_MAX_SAVE_MB", e.TRIBUTARY_NPM_MAX_SAVE_MB, 1024, 1),

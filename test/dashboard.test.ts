@@ -119,6 +119,12 @@ describe("dashboard", { skip }, () => {
     assert.match(String(html.headers["content-type"]), /^text\/html/);
     assert.equal(html.headers["cache-control"], "no-cache");
     assert.match(String(html.headers["content-security-policy"]), /connect-src 'self'/);
+    // scripts only by a nonce made per response, not 'self' (a source may serve JavaScript under /http/)
+    const nonce = /script-src 'nonce-([A-Za-z0-9+/=]+)' 'strict-dynamic'/.exec(String(html.headers["content-security-policy"]))?.[1];
+    assert.ok(nonce, String(html.headers["content-security-policy"]));
+    assert.ok(html.text.includes(`<script nonce="${nonce}" type="module"`), html.text);
+    const next = await t.request("GET", "/", { key: null });
+    assert.ok(!String(next.headers["content-security-policy"]).includes(nonce), "a new nonce for each response");
     const names = [...html.text.matchAll(/\/assets\/([\w.-]+)/g)].map((m) => m[1]);
     assert.equal(names.length, 2, html.text);
     let total = 0;

@@ -167,6 +167,9 @@ test("store: on a full disk writes fail as storage_unavailable, reads go on, and
     trims: [],
     deliveries: [],
     deliveriesDone: [],
+    runs: [],
+    runSteps: [],
+    runTrims: [],
   });
   let failed: { i: number; err: any } | undefined;
   for (let i = 0; i < 100 && !failed; i++) {

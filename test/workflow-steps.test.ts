@@ -52,15 +52,15 @@ async function httpWorkflow(user: User, steps: unknown[]): Promise<any> {
   return res.body.data;
 }
 
-/** triggers the workflow and waits for its first event (or fails with its first error) */
-async function runOnce(user: User, w: any, body: unknown): Promise<any> {
+/** triggers the workflow and waits for its `n`th event (or its first error); returns the newest */
+async function runOnce(user: User, w: any, body: unknown, n = 1): Promise<any> {
   const res = await t.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body });
   assert.equal(res.status, 200, res.text);
   return waitFor(async () => {
     const errors = await call(user, "GET", `/v1/workflows/${w.id}/$errors/event_summaries?expand=event`);
     if (errors.body.data.length > 0) return { error: errors.body.data[0].event.error };
     const events = await call(user, "GET", `/v1/workflows/${w.id}/event_summaries?expand=event`);
-    return events.body.data.length > 0 ? { event: events.body.data[0].event.raw_event } : undefined;
+    return events.body.data.length >= n ? { event: events.body.data[0].event.raw_event } : undefined;
   }, 10_000, "the workflow's first event or error");
 }
 
@@ -82,12 +82,37 @@ describe("workflow steps with props", () => {
     assert.equal(read.body.data.steps[1].code, COLLECT);
     assert.ok(!read.text.includes("s3cret"));
 
-    // PUT with the secret sent back as shown keeps it; a new value replaces it
-    const steps = read.body.data.steps.map(({ id: _id, ...s }: any) => s);
+    // PUT with the secret sent back as shown keeps it, found by the step's id even when renamed
+    const steps = read.body.data.steps.map((s: any, i: number) => (i === 0 ? { ...s, name: "hello" } : s));
     const kept = await call(user, "PUT", `/v1/workflows/${w.id}`, { steps });
     assert.equal(kept.status, 200, kept.text);
-    const again = await runOnce(user, kept.body.data, { name: "Bo" });
-    assert.equal(again.event.greet.token_length, 6);
+    const again = await runOnce(user, kept.body.data, { name: "Bo" }, 2);
+    assert.equal(again.event.hello.token_length, 6);
+    // shown hidden with nothing to keep (a new step, no id): refused, never stored as the value
+    const fresh = await call(user, "POST", "/v1/workflows", { name: "x", steps: [{ name: "g", component_id: saved.body.data.id, props: { who: "x", token: { secret: true } } }] });
+    assertErrorEnvelope(fresh, 400, "invalid_request");
+    assert.deepEqual(detailFields(fresh), ["steps[0].props.token"]);
+  });
+
+  it("a step's methods and run share one `this`, which still reaches its export's own fields", async () => {
+    const user = await t.newUser();
+    const code = `export default {
+      base: 40,
+      props: { add: { type: "integer", default: 1 } },
+      methods: { total() { return this.base + this.add + this.extra; } },
+      async run() { this.extra = 1; return this.total(); },
+    };`;
+    const w = await httpWorkflow(user, [{ name: "sum", code }, { name: "collect", code: COLLECT }]);
+    const got = await runOnce(user, w, {});
+    assert.equal(got.event.sum.$return_value, 42);
+  });
+
+  it("a secret prop is never evaluated as an expression, nor echoed", async () => {
+    const user = await t.newUser();
+    const code = `export default { props: { pw: { type: "string", secret: true } }, async run() { return this.pw.length; } };`;
+    const w = await httpWorkflow(user, [{ name: "s", code, props: { pw: "a{{b}}c" } }, { name: "collect", code: COLLECT }]);
+    const got = await runOnce(user, w, {});
+    assert.equal(got.event.s.$return_value, 7);
   });
 
   it("expressions: one whole expression keeps its type, several are put into text, process.env is in scope", async () => {

@@ -4241,6 +4241,506 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    /** @description comma-separated fields to include */
+                    include?: string;
+                    /** @description comma-separated fields to exclude */
+                    exclude?: string;
+                    limit?: number;
+                    after?: string;
+                    before?: string;
+                    /** @description `event` (the whole trigger event), `steps` (whole step values), or both: `event,steps` */
+                    expand?: string;
+                    status?: "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            page_info: {
+                                total_count: number;
+                                count: number;
+                                start_cursor: string;
+                                end_cursor: string;
+                            };
+                            data: {
+                                /** @description `r_...` */
+                                id: string;
+                                workflow_id: string;
+                                /** @enum {unknown} */
+                                status: "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
+                                /** @description any JSON; over 1024 bytes of JSON (unless expand=event): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 1024 characters>"} */
+                                trigger_event: unknown;
+                                /** @description the deployment (`d_...`) whose steps the run runs */
+                                deployment_id: string;
+                                started_at_ms: number;
+                                ended_at_ms: number | null;
+                                summary: string | null;
+                                /** @description the HTTP reply an HTTP trigger got */
+                                response: {
+                                    status: number;
+                                } | null;
+                                /** @description the run this one replays */
+                                replay_of: string | null;
+                                /** @description in order; absent in lists */
+                                steps?: {
+                                    name: string;
+                                    /** @description the step's cell id, `c_...`, of the run's deployment */
+                                    id: string;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "running" | "suspended" | "succeeded" | "failed" | "skipped";
+                                    started_at_ms: number | null;
+                                    ended_at_ms: number | null;
+                                    /** @description any JSON; over 4096 bytes of JSON (unless expand=steps): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 4096 characters>"}; null: none */
+                                    return_value: unknown;
+                                    /** @description what the step exported ($.export), an object; any JSON; over 4096 bytes of JSON (unless expand=steps): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 4096 characters>"} */
+                                    exports: unknown;
+                                    logs: unknown[];
+                                    /** @description {name, message, stack}: why the step failed */
+                                    error?: unknown;
+                                    attempts: number;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    /** @description comma-separated fields to include */
+                    include?: string;
+                    /** @description comma-separated fields to exclude */
+                    exclude?: string;
+                    /** @description `event` (the whole trigger event), `steps` (whole step values), or both: `event,steps` */
+                    expand?: string;
+                };
+                header?: never;
+                path: {
+                    run_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `r_...` */
+                                id: string;
+                                workflow_id: string;
+                                /** @enum {unknown} */
+                                status: "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
+                                /** @description any JSON; over 1024 bytes of JSON (unless expand=event): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 1024 characters>"} */
+                                trigger_event: unknown;
+                                /** @description the deployment (`d_...`) whose steps the run runs */
+                                deployment_id: string;
+                                started_at_ms: number;
+                                ended_at_ms: number | null;
+                                summary: string | null;
+                                /** @description the HTTP reply an HTTP trigger got */
+                                response: {
+                                    status: number;
+                                } | null;
+                                /** @description the run this one replays */
+                                replay_of: string | null;
+                                /** @description in order; absent in lists */
+                                steps?: {
+                                    name: string;
+                                    /** @description the step's cell id, `c_...`, of the run's deployment */
+                                    id: string;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "running" | "suspended" | "succeeded" | "failed" | "skipped";
+                                    started_at_ms: number | null;
+                                    ended_at_ms: number | null;
+                                    /** @description any JSON; over 4096 bytes of JSON (unless expand=steps): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 4096 characters>"}; null: none */
+                                    return_value: unknown;
+                                    /** @description what the step exported ($.export), an object; any JSON; over 4096 bytes of JSON (unless expand=steps): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 4096 characters>"} */
+                                    exports: unknown;
+                                    logs: unknown[];
+                                    /** @description {name, message, stack}: why the step failed */
+                                    error?: unknown;
+                                    attempts: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{run_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    run_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accepted: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{run_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    run_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `r_...` */
+                                id: string;
+                                workflow_id: string;
+                                /** @enum {unknown} */
+                                status: "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
+                                /** @description any JSON; over 1024 bytes of JSON (unless expand=event): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 1024 characters>"} */
+                                trigger_event: unknown;
+                                /** @description the deployment (`d_...`) whose steps the run runs */
+                                deployment_id: string;
+                                started_at_ms: number;
+                                ended_at_ms: number | null;
+                                summary: string | null;
+                                /** @description the HTTP reply an HTTP trigger got */
+                                response: {
+                                    status: number;
+                                } | null;
+                                /** @description the run this one replays */
+                                replay_of: string | null;
+                                /** @description in order; absent in lists */
+                                steps?: {
+                                    name: string;
+                                    /** @description the step's cell id, `c_...`, of the run's deployment */
+                                    id: string;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "running" | "suspended" | "succeeded" | "failed" | "skipped";
+                                    started_at_ms: number | null;
+                                    ended_at_ms: number | null;
+                                    /** @description any JSON; over 4096 bytes of JSON (unless expand=steps): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 4096 characters>"}; null: none */
+                                    return_value: unknown;
+                                    /** @description what the step exported ($.export), an object; any JSON; over 4096 bytes of JSON (unless expand=steps): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 4096 characters>"} */
+                                    exports: unknown;
+                                    logs: unknown[];
+                                    /** @description {name, message, stack}: why the step failed */
+                                    error?: unknown;
+                                    attempts: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;

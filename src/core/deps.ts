@@ -21,6 +21,8 @@ export interface CoreDeps {
   limits: InvokeLimits;
   /** events kept per emitter and stream */
   retention: number;
+  /** workflow runs kept per workflow (suspended and running ones always) */
+  runRetention: number;
   /** the service's version (a workflow error's platform_version) */
   version: string;
   /** waits between a webhook delivery's tries (decisions §5: 5 tries over about an hour) */

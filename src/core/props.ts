@@ -155,7 +155,13 @@ export function normalizeProps(
       out[p.name] = own(previous, p.name);
       continue;
     }
-    if (!(opts.expressions && p.type !== "app" && hasExpression(value)) && !checkValue(p, value, problems, at)) continue;
+    if (p.secret && opts.keepsSecret && given !== undefined && keeps(given)) {
+      problems.push({ field: `${at}.${p.name}`, message: "is shown hidden, but there is no earlier value to keep: send its value" });
+      continue;
+    }
+    // a secret is never an expression: it is taken as written
+    const expression = opts.expressions && p.type !== "app" && !p.secret && hasExpression(value);
+    if (!expression && !checkValue(p, value, problems, at)) continue;
     // an account reference holds no secret (the account's auth is sealed where it lives)
     out[p.name] = p.secret && accountIdOf(value) === undefined ? secrets.seal(JSON.stringify(value)) : value;
   }

@@ -35,6 +35,8 @@ export function rawErrorReply(code: ErrorCode, message: string, head: boolean): 
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
     "Content-Type: application/json; charset=utf-8\r\n" +
+    // the request may have been for an endpoint (its URL is unknown here): as every /http/ reply
+    "Content-Security-Policy: sandbox\r\nX-Content-Type-Options: nosniff\r\n" +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     "Connection: close\r\n\r\n" +
     body

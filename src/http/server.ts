@@ -21,6 +21,7 @@ import { sseRoutes } from "./routes/sse.ts";
 import { ingressRoutes } from "./routes/ingress.ts";
 import { clusterRoutes } from "./routes/cluster.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
+import { runRoutes } from "./routes/runs.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { dataStoreRoutes } from "./routes/data-stores.ts";
 import { installCors } from "./cors.ts";
@@ -160,6 +161,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
         await api.register(subscriptionRoutes(core));
         await api.register(eventRoutes(core));
         await api.register(workflowRoutes(core));
+        await api.register(runRoutes(core));
         await api.register(webhookRoutes(core));
         await api.register(dataStoreRoutes(core));
       });

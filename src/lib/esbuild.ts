@@ -43,4 +43,28 @@ export const transform: typeof esbuild.transform = (input, options) => {
   return esbuild.transform(input, options);
 };
 
+/**
+ * `build`, cancelled past `ms`: esbuild expands `require("../" + x)` into a file-system walk of
+ * its own (a glob, which reaches no plugin), and a component must not hold the one esbuild
+ * process that every save shares for as long as a walk of the host takes.
+ */
+export async function buildWithin<T extends Esbuild.BuildOptions>(options: T, ms: number, what: string): Promise<Esbuild.BuildResult<T>> {
+  startService();
+  const ctx = await esbuild.context(options as Esbuild.BuildOptions);
+  let cancelled = false;
+  const timer = setTimeout(() => {
+    cancelled = true;
+    void ctx.cancel();
+  }, ms);
+  try {
+    return (await ctx.rebuild()) as Esbuild.BuildResult<T>;
+  } catch (e) {
+    if (cancelled) throw new Error(`${what} took longer than ${Math.round(ms / 1000)} s`, { cause: e });
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    await ctx.dispose();
+  }
+}
+
 export const buildSync: typeof esbuild.buildSync = (options) => withEmptyEnv(() => esbuild.buildSync(options));

@@ -152,6 +152,26 @@ export interface InvokeResult {
   emitErrors: InvocationError[];
   /** wall-clock ms the invocation took inside the runner */
   wallMs: number;
+  /** a workflow's steps that ran, in order (a run record's steps) */
+  steps?: StepReport[];
+}
+
+/** How one workflow step went (isolate/workflow.js tells the runner as each step ends). */
+export interface StepReport {
+  cellId: string;
+  /** "failed": the invocation's error is the step's; "exited": it called $.flow.exit() */
+  status: "succeeded" | "failed" | "exited";
+  startedAt: number;
+  endedAt: number;
+  /** JSON text of its return value; absent when it returned nothing (or nothing JSON can hold) */
+  returnValue?: string;
+  /** JSON text of the object of what it `$.export`ed, when it exported anything */
+  exports?: string;
+  /** what it set as `$.summary` */
+  summary?: string;
+  /** its console lines are the invocation's logs[logsFrom, logsTo) */
+  logsFrom: number;
+  logsTo: number;
 }
 
 /** The ok result of an InvokeRequest. */

@@ -13,6 +13,7 @@ import { partitionLeasesSchema } from "./migrations/010_partition_leases.ts";
 import { streamCountsSchema } from "./migrations/011_stream_counts.ts";
 import { envVarsSchema } from "./migrations/012_env_vars.ts";
 import { dataStoresSchema } from "./migrations/013_data_stores.ts";
+import { workflowRunsSchema } from "./migrations/014_workflow_runs.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -32,6 +33,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "011_stream_counts": streamCountsSchema(),
     "012_env_vars": envVarsSchema(),
     "013_data_stores": dataStoresSchema(dialect),
+    "014_workflow_runs": workflowRunsSchema(dialect),
   };
 }
 

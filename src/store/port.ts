@@ -448,6 +448,65 @@ export interface UsageIncrement {
 }
 
 /** Everything a group of finished invocations writes, committed as one transaction. */
+/** A workflow run's state (workflows §3). */
+export type RunStatus = "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
+export type RunStepStatus = "pending" | "running" | "suspended" | "succeeded" | "failed" | "skipped";
+
+/** One execution of a workflow (`r_...`): a row per run, newest kept per workflow (retention). */
+export interface RunRow {
+  id: string;
+  workflow_id: string;
+  user_id: string;
+  /** the deployment (`d_...`) whose steps it runs */
+  deployment_id: string;
+  status: RunStatus;
+  /** the index of the next step to run (= the number of steps ended) */
+  cursor: number;
+  /** the trigger event, JSON text */
+  trigger_event: string;
+  trigger_kind: "HTTP" | "TIMER" | "EMIT";
+  /** what the steps set as `$.summary`, the last one wins */
+  summary: string | null;
+  /** the status of the HTTP reply an HTTP trigger got, when it is known */
+  response_status: number | null;
+  /** the run this one replays */
+  replay_of: string | null;
+  started_at_ms: number;
+  ended_at_ms: number | null;
+  /** a suspended run resumes then (null: when its resume URL is called) */
+  due_at_ms: number | null;
+}
+
+/** A step of a run, as far as the run got. Values are JSON text (null: none). */
+export interface RunStepRow {
+  run_id: string;
+  /** the step's position in the deployment */
+  idx: number;
+  /** the step's cell id (`c_...`) */
+  cell_id: string;
+  name: string;
+  status: RunStepStatus;
+  started_at_ms: number | null;
+  ended_at_ms: number | null;
+  return_value: string | null;
+  /** a JSON object: what the step `$.export`ed */
+  exports: string | null;
+  /** a JSON array of {level, msg, ts} */
+  logs: string | null;
+  /** a JSON object {name, message, stack} */
+  error: string | null;
+  attempts: number;
+}
+
+/** Workflow runs (workflows §3); written only by commits (CommitBatch.runs), read by the API. */
+export interface RunStore {
+  byId(id: string): Promise<RunRow | undefined>;
+  /** the run's steps, in order */
+  steps(runId: string): Promise<RunStepRow[]>;
+  /** a workflow's runs, newest first; undefined for a cursor that is not a position in the list */
+  list(workflowId: string, page: PageRequest, status?: RunStatus): Promise<Page<RunRow> | undefined>;
+}
+
 export interface CommitBatch {
   events: EventRow[];
   states: EmitterStateRow[];
@@ -461,6 +520,11 @@ export interface CommitBatch {
   deliveries: DeliveryRow[];
   /** deliveries whose listener has finished with them */
   deliveriesDone: string[];
+  /** workflow runs written (inserted, or updated by id) and their steps (by run_id and idx) */
+  runs: RunRow[];
+  runSteps: RunStepRow[];
+  /** workflows whose runs keep only the newest `keep` that ended (running and suspended ones stay) */
+  runTrims: { workflow_id: string; keep: number }[];
   /**
    * Several nodes: the partition leases (id, epoch) this node must still hold for the batch to
    * commit; checked in the transaction, which fails with FencedError when one was taken over.
@@ -553,6 +617,7 @@ export interface Store {
   workflows: WorkflowStore;
   webhooks: WebhookStore;
   accounts: AccountStore;
+  runs: RunStore;
   envVars: EnvVarStore;
   dataStores: DataStoreStore;
   dataStoreRecords: DataStoreRecordStore;

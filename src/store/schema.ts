@@ -219,6 +219,41 @@ export interface StreamCountsTable {
   total: number;
 }
 
+/** a workflow's runs (migration 014); JSON values are text */
+export interface WorkflowRunsTable {
+  seq: Generated<number>;
+  id: string;
+  workflow_id: string;
+  user_id: string;
+  deployment_id: string;
+  status: string;
+  cursor: number;
+  trigger_event: string;
+  trigger_kind: string;
+  summary: string | null;
+  response_status: number | null;
+  replay_of: string | null;
+  started_at_ms: number;
+  ended_at_ms: number | null;
+  due_at_ms: number | null;
+}
+
+/** the steps a run reached, by (run_id, idx) */
+export interface WorkflowRunStepsTable {
+  run_id: string;
+  idx: number;
+  cell_id: string;
+  name: string;
+  status: string;
+  started_at_ms: number | null;
+  ended_at_ms: number | null;
+  return_value: string | null;
+  exports: string | null;
+  logs: string | null;
+  error: string | null;
+  attempts: number;
+}
+
 export interface Database {
   events: EventsTable;
   emitter_state: EmitterStateTable;
@@ -239,4 +274,6 @@ export interface Database {
   partition_leases: PartitionLeasesTable;
   cluster_nodes: ClusterNodesTable;
   stream_counts: StreamCountsTable;
+  workflow_runs: WorkflowRunsTable;
+  workflow_run_steps: WorkflowRunStepsTable;
 }

@@ -22,6 +22,7 @@ import { envVarQueries } from "./queries/env-vars.ts";
 import { dataStoreQueries } from "./queries/data-stores.ts";
 import { dataStoreRecordQueries } from "./queries/data-store-records.ts";
 import { leaseQueries } from "./queries/leases.ts";
+import { runQueries } from "./queries/runs.ts";
 
 export interface StoreOptions {
   kind: "sqlite" | "postgres";
@@ -40,6 +41,7 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>,
     workflows: workflowQueries(db),
     webhooks: webhookQueries(db),
     accounts: accountQueries(db),
+    runs: runQueries(db),
     envVars: envVarQueries(db, kind),
     dataStores: dataStoreQueries(db),
     dataStoreRecords: dataStoreRecordQueries(db),

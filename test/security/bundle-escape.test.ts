@@ -29,6 +29,8 @@ function pkgs(secret: string, json: string): FixturePackage[] {
     { name: "bad-main", version: "1.0.0", main: UP + secret.slice(1), files: { "index.js": `module.exports = 1;` } },
     { name: "own-text", version: "1.0.0", type: "module", files: { "index.js": `import t from "./notes.txt" with { type: "text" }; export default t;`, "notes.txt": "text" } },
     { name: "undeclared", version: "1.0.0", files: { "index.js": `module.exports = require("leaky");` } },
+    { name: "glob-climb", version: "1.0.0", files: { "index.js": `const name = "hostname"; module.exports = require(${JSON.stringify(UP)} + "etc/" + name);` } },
+    { name: "glob-own", version: "1.0.0", files: { "index.js": `const l = "a"; module.exports = require("./locale/" + l + ".json");`, "locale/a.json": `{"locale":"a"}`, "locale/b.json": `{"locale":"b"}` } },
     { name: "proc-env", version: "1.0.0", type: "module", files: { "index.js": `import e from "/proc/self/environ" with { type: "text" }; export default e;` } },
     {
       name: "good-json",
@@ -96,6 +98,22 @@ describe("a bundle holds only the resolved packages' own files", () => {
     assertRefused(await save(`import s from "climb"; export default { run() { this.$emit(s) } }`), /climb.*outside/);
     assertRefused(await save(`import s from "bad-main"; export default { run() { this.$emit(s) } }`), /bad-main/);
     assertRefused(await save(`import s from "proc-env"; export default { run() { this.$emit(s) } }`), /proc-env/);
+  });
+
+  it("a computed path (esbuild's glob of the disk, which reaches no plugin hook) is refused without naming host files", async () => {
+    const own = await save(`const dir = "etc"; module.exports = { run() { this.$emit(require("../" + dir + "/hostname")) } }`);
+    assertRefused(own, /computed path/);
+    assert.ok(!own.text.includes("/etc/"), own.text);
+    const inPackage = await save(`import s from "glob-climb"; export default { run() { this.$emit(s) } }`);
+    assertRefused(inPackage, /outside the packages installed for this component \(glob-climb\/index\.js/);
+    assert.ok(!inPackage.text.includes("/etc/"), inPackage.text);
+  });
+
+  it("a package's own computed path inside itself (a locale folder) still bundles", async () => {
+    const source = await createSource(t, `import g from "glob-own"; export default { run() { this.$emit(g) } }`);
+    assert.equal((await t.request("POST", `/v1/sources/${source.id}/run`)).status, 202);
+    const [e] = await waitEvents(t, source.id, 1);
+    assert.deepEqual(e.event, { locale: "a" });
   });
 
   it("a package requiring a package nobody declared never reaches node_modules folders above the cache", async () => {

@@ -19,3 +19,13 @@ describe("the data directory", () => {
     }
   });
 });
+
+describe("settings", () => {
+  it("secrets are refused as flags (a command line is visible to every user of the machine)", async () => {
+    const { resolveConfig } = await import("../../src/config.ts");
+    for (const flag of ["--admin-key=x", "--secret-key=00", "--metrics-token=t"]) {
+      assert.throws(() => resolveConfig({}, [flag]), /can't be given as a flag/);
+    }
+    assert.equal(resolveConfig({}, ["--port=4321"]).port, 4321);
+  });
+});

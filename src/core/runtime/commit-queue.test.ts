@@ -1,9 +1,11 @@
 import { test } from "node:test";
+import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../store/store.ts";
 import { CommitQueue } from "./commit-queue.ts";
+import type { RunRow, RunStepRow } from "../../store/port.ts";
 
 // The commit queue on a real (SQLite) store.
 
@@ -20,6 +22,39 @@ test("draining at a stop ends even when the store can't take the last usage", { 
     await store.close();
     await queue.drain();
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("workflow runs go with their group, the last write of a run wins, and a refused part fails alone", { timeout: 20_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "tributary-commit-queue-"));
+  const store = await openStore({ kind: "sqlite", dataDir: dir });
+  try {
+    const queue = new CommitQueue(store);
+    const run = (id: string, status: RunRow["status"], cursor: number): RunRow => ({
+      id, workflow_id: "p_q", user_id: "u_q", deployment_id: "d_q", status, cursor, trigger_event: "{}", trigger_kind: "EMIT",
+      summary: null, response_status: null, replay_of: null, started_at_ms: 1, ended_at_ms: status === "running" ? null : 2, due_at_ms: null,
+    });
+    const step = (runId: string, idx: number, cellId: string | null): RunStepRow => ({
+      run_id: runId, idx, cell_id: cellId as string, name: `s${idx}`, status: "succeeded", started_at_ms: 1, ended_at_ms: 2,
+      return_value: String(idx), exports: null, logs: null, error: null, attempts: 1,
+    });
+    // added in one tick: one group, two step ends of one run in it
+    const first = queue.add({ runs: [run("r_a", "running", 1)], runSteps: [step("r_a", 0, "c_0")] });
+    const second = queue.add({ runs: [run("r_a", "succeeded", 2)], runSteps: [step("r_a", 1, "c_1")], runTrims: [{ workflow_id: "p_q", keep: 5 }] });
+    await Promise.all([first, second]);
+    assert.equal((await store.runs.byId("r_a"))?.status, "succeeded");
+    assert.deepEqual((await store.runs.steps("r_a")).map((s) => s.cell_id), ["c_0", "c_1"]);
+
+    // a part the store refuses (a step without its cell id) fails; the group is retried part by part
+    const good = queue.add({ runs: [run("r_b", "succeeded", 1)], runSteps: [step("r_b", 0, "c_b")] });
+    const bad = queue.add({ runs: [run("r_c", "succeeded", 1)], runSteps: [step("r_c", 0, null)] });
+    await good;
+    await assert.rejects(bad);
+    assert.equal((await store.runs.byId("r_b"))?.status, "succeeded");
+    assert.equal(await store.runs.byId("r_c"), undefined);
+  } finally {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -32,7 +32,7 @@ const GATHER_UNTIL_EVENTS = 256;
 const USAGE_EVERY_MS = 1000;
 
 function emptyBatch(): CommitBatch {
-  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [], deliveries: [], deliveriesDone: [] };
+  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [], deliveries: [], deliveriesDone: [], runs: [], runSteps: [], runTrims: [] };
 }
 
 export class CommitQueue {
@@ -154,6 +154,10 @@ function merge(b: CommitBatch, part: CommitPart): void {
   if (part.trims) b.trims.push(...part.trims);
   if (part.deliveries) for (const d of part.deliveries) b.deliveries.push(d);
   if (part.deliveriesDone) b.deliveriesDone.push(...part.deliveriesDone);
+  // in order: a run written twice in a batch ends as its last write (the store keeps the last)
+  if (part.runs) for (const r of part.runs) b.runs.push(r);
+  if (part.runSteps) for (const s of part.runSteps) b.runSteps.push(s);
+  if (part.runTrims) b.runTrims.push(...part.runTrims);
   if (part.fence) {
     if (b.fence) b.fence.leases.push(...part.fence.leases);
     else b.fence = { node: part.fence.node, leases: [...part.fence.leases] };
@@ -161,7 +165,7 @@ function merge(b: CommitBatch, part: CommitPart): void {
 }
 
 // Several results of one emitter in a batch: only its last state and timer matter, usage adds up,
-// and each stream is trimmed once.
+// and each stream and each workflow's runs are trimmed once.
 function compact(b: CommitBatch): CommitBatch {
   const states = new Map(b.states.map((s) => [s.emitter_id, s]));
   const timers = new Map(b.timers.map((t) => [t.source_id, t]));
@@ -177,6 +181,7 @@ function compact(b: CommitBatch): CommitBatch {
     }
   }
   const trims = new Map(b.trims.map((t) => [`${t.emitter_id}\u0000${t.event_name}`, t]));
+  const runTrims = new Map(b.runTrims.map((t) => [t.workflow_id, t]));
   return {
     events: b.events,
     states: [...states.values()],
@@ -186,6 +191,9 @@ function compact(b: CommitBatch): CommitBatch {
     trims: [...trims.values()],
     deliveries: b.deliveries,
     deliveriesDone: b.deliveriesDone,
+    runs: b.runs,
+    runSteps: b.runSteps,
+    runTrims: [...runTrims.values()],
     ...(b.fence ? { fence: { node: b.fence.node, leases: uniqueLeases(b.fence.leases) } } : {}),
   };
 }

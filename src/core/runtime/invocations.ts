@@ -17,6 +17,7 @@ import { EventRows, type CachedState } from "./event-rows.ts";
 import { fanOut, MAX_HOPS } from "../flow/fan-out.ts";
 import type { Routes } from "../flow/routes.ts";
 import type { CoreMetrics } from "./metrics.ts";
+import { runRecord, RunTrims } from "../workflows/run-record.ts";
 
 // Runs one invocation of an emitter (a source, or a workflow's steps) and commits its result
 // (DESIGN §1): emits ordered by ts and deduped, db and dedupe state, $errors and $logs, usage,
@@ -38,6 +39,8 @@ export interface InvocationDeps {
   limits: InvokeLimits;
   fetchAllow: string[];
   retention: number;
+  /** workflow runs kept per workflow (TRIBUTARY_RUN_RETENTION) */
+  runRetention: number;
   version: string;
   metrics?: CoreMetrics;
   /** what a commit of an emitter's durable work must check (several nodes: its lease) */
@@ -47,6 +50,7 @@ export interface InvocationDeps {
 export class Invocations {
   readonly #d: InvocationDeps;
   readonly #rows: EventRows;
+  readonly #runTrims = new RunTrims();
   readonly #tails = new Map<string, Promise<unknown>>();
   /** deleted emitters: results still in flight for them are dropped, not committed */
   readonly #deleted = new Set<string>();
@@ -253,6 +257,13 @@ export class Invocations {
     }
     if (logs.length > 0) add("$logs", JSON.stringify({ lines: logs }), {});
     const part: CommitPart = { states: [this.#rows.snapshot(state)], usage: [usage] };
+    // a workflow's run record commits with its events (workflows §3)
+    if (t.workflow && ctx.kind === "run") {
+      const record = runRecord(t.workflow, t.user.id, ctx, r, now);
+      part.runs = [record.run];
+      part.runSteps = record.steps;
+      if (this.#runTrims.due(t.workflow.id)) part.runTrims = [{ workflow_id: t.workflow.id, keep: this.#d.runRetention }];
+    }
     if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
     if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
     if (opts.delivery) part.deliveriesDone = [opts.delivery.id];

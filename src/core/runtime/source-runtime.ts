@@ -89,6 +89,7 @@ export class SourceRuntime {
       limits: deps.limits,
       fetchAllow: [...deps.fetchAllow],
       retention: deps.retention,
+      runRetention: deps.runRetention,
       metrics,
       fence: (id) => this.ownership.fence(id),
     });

@@ -13,10 +13,11 @@ export function expressionsIn(value: string): string[] {
   return [...value.matchAll(EXPRESSION)].map((m) => m[1]);
 }
 
-export async function expressionProblems(props: Record<string, unknown>, at: string): Promise<FieldProblem[]> {
+/** `secret`: the props whose values are secrets, never expressions (nor echoed in a message). */
+export async function expressionProblems(props: Record<string, unknown>, at: string, secret: ReadonlySet<string>): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
   for (const [name, value] of Object.entries(props)) {
-    if (typeof value !== "string") continue;
+    if (typeof value !== "string" || secret.has(name)) continue;
     for (const expr of expressionsIn(value)) {
       if (expr.trim() === "") {
         problems.push({ field: `${at}.${name}`, message: "has an empty {{ }} expression" });

@@ -14,6 +14,8 @@ export interface WorkflowInput {
 
 /** A step: exactly one of its own `code`, a saved component (`component_id`) or a registry `key`. */
 export interface StepInput {
+  /** on PUT: the step's id as GET showed it (`c_...`), so its secrets are kept even when renamed */
+  id?: string;
   name: string;
   code?: string;
   component_id?: string;
@@ -64,6 +66,7 @@ export function checkSteps(v: unknown, problems: FieldProblem[]): StepInput[] | 
     } else if (typeof s[given[0]] !== "string" || (s[given[0]] as string).trim() === "") {
       problems.push({ field: `${at}.${given[0]}`, message: "must be a non-empty string" });
     } else if (given[0] === "code") bytes += Buffer.byteLength(s.code as string);
+    if (s.id !== undefined && typeof s.id !== "string") problems.push({ field: `${at}.id`, message: "must be a string (a step id as GET shows it)" });
     if (s.props !== undefined && s.props !== null && !isObject(s.props)) problems.push({ field: `${at}.props`, message: "must be an object" });
     else if (s.props && JSON.stringify(s.props).length > MAX_PROPS_BYTES) problems.push({ field: `${at}.props`, message: `are over ${MAX_PROPS_BYTES} bytes of JSON` });
   });
@@ -71,7 +74,7 @@ export function checkSteps(v: unknown, problems: FieldProblem[]): StepInput[] | 
   if (problems.length > before) return undefined;
   return (v as Record<string, unknown>[]).map((s) => {
     const origin = ORIGINS.find((o) => typeof s[o] === "string")!;
-    return { name: s.name as string, [origin]: s[origin] as string, ...(isObject(s.props) ? { props: s.props } : {}) };
+    return { ...(typeof s.id === "string" ? { id: s.id } : {}), name: s.name as string, [origin]: s[origin] as string, ...(isObject(s.props) ? { props: s.props } : {}) };
   });
 }
 

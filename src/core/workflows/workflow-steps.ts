@@ -34,12 +34,15 @@ export class StepDeployer {
     for (const [i, input] of inputs.entries()) {
       const at = `steps[${i}]`;
       const source = await this.#code(user, input, at);
-      const props = normalizeProps(source.meta, input.props, this.#deps.secrets, previous.find((p) => p.name === input.name)?.props ?? {}, {
+      // the step it replaces: by the id GET showed, else (a client that sends no ids) by name
+      const before = input.id !== undefined ? previous.find((p) => p.id === input.id) : previous.find((p) => p.name === input.name);
+      const props = normalizeProps(source.meta, input.props, this.#deps.secrets, before?.props ?? {}, {
         field: `${at}.props`,
         expressions: true,
         keepsSecret: isSecretShown,
       });
-      problems.push(...(await expressionProblems(input.props ?? {}, `${at}.props`)));
+      const secret = new Set(source.meta.props.filter((p) => p.secret).map((p) => p.name));
+      problems.push(...(await expressionProblems(input.props ?? {}, `${at}.props`, secret)));
       await this.#checkAccounts(user, source.meta, props, `${at}.props`, problems);
       rows.push({
         id: newId("c_"),

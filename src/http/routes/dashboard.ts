@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { buildDashboard, type DashboardBuild } from "../../dashboard/build.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
@@ -8,9 +9,12 @@ import { AppError, notFound } from "../../lib/errors.ts";
 // page load does not wait for it.
 
 // Mantine sets CSS variables in a <style> element and inline styles: style-src needs 'unsafe-inline'.
-const CSP = [
+// Scripts: only the page's own, by a nonce made per response ('strict-dynamic' lets it load its
+// chunks). Not 'self': /http/... is this origin too, and a source may serve JavaScript there, so
+// an HTML injection anywhere in the dashboard could otherwise load a tenant's script.
+const csp = (nonce: string) => [
   "default-src 'self'",
-  "script-src 'self'",
+  `script-src 'nonce-${nonce}' 'strict-dynamic'`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",
@@ -20,6 +24,7 @@ const CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join("; ");
+const SCRIPT_TAG = "<script type=\"module\"";
 
 /** Prefers brotli, then gzip, as the client accepts them (q=0 refuses one). */
 function encodingFor(accept: string | undefined): "br" | "gzip" | undefined {
@@ -58,13 +63,14 @@ export function dashboardRoutes() {
 
     app.get("/", { schema: { hide: true } }, async (_req, reply) => {
       const b = await ready();
+      const nonce = randomBytes(16).toString("base64");
       reply
         .header("content-type", "text/html; charset=utf-8")
         .header("cache-control", "no-cache")
-        .header("content-security-policy", CSP)
+        .header("content-security-policy", csp(nonce))
         .header("x-content-type-options", "nosniff")
         .header("referrer-policy", "no-referrer");
-      return b.html;
+      return b.html.replace(SCRIPT_TAG, `<script nonce="${nonce}" type="module"`);
     });
 
     app.get("/assets/:name", { schema: { hide: true } }, async (req: FastifyRequest, reply: FastifyReply) => {

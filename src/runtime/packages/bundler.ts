@@ -1,4 +1,4 @@
-import { build, type Message, type Plugin, type PluginBuild } from "../../lib/esbuild.ts";
+import { buildWithin, type Message, type Plugin, type PluginBuild } from "../../lib/esbuild.ts";
 import { realpathSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { dirname } from "node:path";
@@ -48,6 +48,8 @@ const BUNDLE_MAX_BYTES = 32 * 1024 * 1024;
 const FILES_MAX = 200;
 const FETCH_TIMEOUT_MS = 10_000;
 const FILES_TOTAL_MS = 60_000;
+const BUILD_TIMEOUT_MS = 60_000;
+const COMPUTED = "the component imports a computed path (require or import() of a string built at run time): import files by their names";
 const REMOTE = "remote";
 // names Node code uses as globals that the sandbox lacks: their presence alone makes a component
 // worth bundling (Buffer, process, AbortController and AbortSignal are the sandbox's own globals)
@@ -99,22 +101,29 @@ export class Bundler {
 
     let resolveDirs = new Map<string, string>();
     let installed: string[] = [];
+    let release = () => {};
     if (packages.size > 0) {
       try {
         const tree = await resolveTree(this.#registry, [...packages].map(([name, range]) => ({ name, range })));
         const out = await installTree(this.#registry, this.#o.cacheDir, tree, this.#o);
         resolveDirs = out.resolveDirs;
         installed = out.packages;
+        release = out.release;
       } catch (e) {
         throw new AppError("invalid_component", (e as Error).message);
       }
     }
-    const provided = own.filter((i) => i.spec.kind === "provided");
-    const text = await this.#build(code, url, resolveDirs, remote, provided);
-    if (Buffer.byteLength(text) > BUNDLE_MAX_BYTES) {
-      throw new AppError("invalid_component", `the bundled component is over ${BUNDLE_MAX_BYTES / 1048576} MiB`);
+    try {
+      const provided = own.filter((i) => i.spec.kind === "provided");
+      const text = await this.#build(code, url, resolveDirs, remote, provided);
+      if (Buffer.byteLength(text) > BUNDLE_MAX_BYTES) {
+        throw new AppError("invalid_component", `the bundled component is over ${BUNDLE_MAX_BYTES / 1048576} MiB`);
+      }
+      return { code: text, packages: installed };
+    } finally {
+      // bundled: the cache may prune the tree again
+      release();
     }
-    return { code: text, packages: installed };
   }
 
   // What the component's own code (and its own files) imports: nothing is resolved but its files.
@@ -124,6 +133,9 @@ export class Bundler {
       name: "tributary-scan",
       setup: (b) => {
         this.#remoteFiles(b, url, remote);
+        // everything the scan resolves is external; a file it would load comes from esbuild
+        // expanding a computed path (require("../" + x)) into a glob of the disk
+        b.onLoad({ filter: /.*/, namespace: "file" }, () => ({ errors: [{ text: COMPUTED }] }));
         b.onResolve({ filter: /.*/ }, (args) => {
           const bad = attributesError(args);
           if (bad) return bad;
@@ -135,7 +147,11 @@ export class Bundler {
       },
     };
     await run(() =>
-      build({ stdin: { contents: code, sourcefile: entryName(code), loader: "js", resolveDir: ENTRY_DIR }, bundle: true, write: false, format: "esm", logLevel: "silent", plugins: [plugin] }),
+      buildWithin(
+        { stdin: { contents: code, sourcefile: entryName(code), loader: "js", resolveDir: ENTRY_DIR }, bundle: true, write: false, format: "esm", logLevel: "silent", plugins: [plugin] },
+        BUILD_TIMEOUT_MS,
+        "reading the component's imports",
+      ),
     );
     return { imports, files: remote.size };
   }
@@ -185,7 +201,7 @@ export class Bundler {
     const banner = requireBanner(required);
     const once = (inject: string[]) =>
       run(() =>
-        build({
+        buildWithin({
           stdin: { contents: code, sourcefile: entryName(code), loader: "js", resolveDir: ENTRY_DIR },
           bundle: true,
           write: false,
@@ -199,7 +215,7 @@ export class Bundler {
           plugins: [plugin],
           legalComments: "none",
           charset: "utf8",
-        }),
+        }, BUILD_TIMEOUT_MS, "bundling the component"),
       );
     // Injected globals are included whether used or not (their polyfills are CommonJS), so the
     // bundle is made once without them, and again with those whose names it still leaves free.

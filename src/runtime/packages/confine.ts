@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { extname, resolve, sep } from "node:path";
 import type { OnLoadArgs, OnResolveArgs, PluginBuild } from "../../lib/esbuild.ts";
-import { NODE_DIR, POLYFILL_MODULES_DIR } from "./node-builtins.ts";
+import { NODE_DIR, polyfillPackageDirs } from "./node-builtins.ts";
 
 // What a bundle may be made of. esbuild reads whatever path an import resolves to, and a
 // component's packages are hostile: an absolute import, a relative one that climbs out, a `main`
@@ -20,7 +20,7 @@ export interface Confinement {
 export const CONFINED = Symbol("confined");
 
 const CODE = new Set(["", ".js", ".mjs", ".cjs", ".json", ".ts", ".mts", ".cts", ".jsx", ".tsx"]);
-const TRUSTED = [NODE_DIR, POLYFILL_MODULES_DIR].map(real);
+const TRUSTED = [NODE_DIR, ...polyfillPackageDirs()].map(real);
 
 function real(path: string): string {
   return realpathSync(path);
@@ -102,8 +102,9 @@ export function checkLoad(c: Confinement, args: OnLoadArgs): { errors: [{ text: 
   const bad = attributesError(args);
   if (bad) return bad;
   const where = packageOf(args.path);
+  // a path outside the tree is the host's: never named (a computed import could list the disk)
+  if (!allowedFile(c, args.path)) return refused(`cannot load a file outside the packages installed for this component${where ? ` (from ${where})` : ""}`);
   const shown = where ? `${where}'s ${args.path.replace(/^.*\/node_modules\/(@[^/]+\/)?[^/]+\//, "")}` : args.path;
-  if (!allowedFile(c, args.path)) return refused(`cannot load ${shown}: it is outside the packages installed for this component`);
   const ext = extname(args.path).toLowerCase();
   if (ext !== ".node" && !CODE.has(ext)) return refused(`cannot load ${shown}: only JavaScript and JSON files can be bundled`);
   return undefined;

@@ -34,6 +34,8 @@ export interface InstalledTree {
   resolveDirs: Map<string, string>;
   /** every package version in the tree, `name@version`, sorted */
   packages: string[];
+  /** the save is done with the tree: a prune may remove it again */
+  release(): void;
 }
 
 const MAX_PACKAGES = 1000;
@@ -97,7 +99,43 @@ export async function installTree(
   const files = containedPath(cacheDir, "files");
   mkdirSync(files, { recursive: true });
   const budget = new SaveBudget(settings);
-  const keep = [...tree.nodes.keys()].map(dirName);
+  const release = hold([...tree.nodes.keys()].map(dirName));
+  try {
+    return await install(registry, cacheDir, files, tree, settings, budget, release);
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+// Package versions saves are using right now, on this node: a prune (any save's) keeps them, so
+// one tenant's large install never removes what another's save is unpacking or bundling from.
+const inUse = new Map<string, number>();
+
+function hold(dirs: string[]): () => void {
+  for (const d of dirs) inUse.set(d, (inUse.get(d) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    for (const d of dirs) {
+      const n = (inUse.get(d) ?? 1) - 1;
+      if (n <= 0) inUse.delete(d);
+      else inUse.set(d, n);
+    }
+  };
+}
+
+async function install(
+  registry: Registry,
+  cacheDir: string,
+  files: string,
+  tree: { top: Map<string, string>; nodes: Map<string, TreeNode> },
+  settings: InstallSettings,
+  budget: SaveBudget,
+  release: () => void,
+): Promise<InstalledTree> {
+  const keep = () => [...inUse.keys()];
   // the cap holds while a save installs, not only after: the cache is pruned each time the save
   // has unpacked a sixteenth of it (keeping the tree's own packages)
   const capBytes = settings.cacheMb * MiB;
@@ -106,11 +144,11 @@ export async function installTree(
     sincePrune += await unpack(registry, files, node, budget);
     if (sincePrune > 0 && sincePrune >= capBytes / 16) {
       sincePrune = 0;
-      await pruneJob(cacheDir, capBytes, keep);
+      await pruneJob(cacheDir, capBytes, keep());
     }
   });
   // and once more at the end, on the worker: what is removed is removed off the event loop
-  if (sincePrune > 0) await pruneJob(cacheDir, capBytes, keep);
+  if (sincePrune > 0) await pruneJob(cacheDir, capBytes, keep());
   const packages = [...tree.nodes.keys()].sort();
   const hash = createHash("sha256");
   for (const key of packages) hash.update(`${key}>${[...tree.nodes.get(key)!.deps].sort().join(",")}\n`);
@@ -121,7 +159,7 @@ export async function installTree(
     await layoutJob(root, files, layout);
   }
   const resolveDirs = new Map([...tree.top].map(([name, key]) => [name, containedPath(root, dirName(key))]));
-  return { resolveDirs, packages };
+  return { resolveDirs, packages, release };
 }
 
 /** Unpacks the package unless the cache has it; returns the bytes it unpacked. */

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 // Where each Node module a component may import comes from inside the sandbox: well-kept
 // browser polyfills from this service's own dependencies, or our bridges to the runner
@@ -7,8 +8,28 @@ import { join } from "node:path";
 
 const require = createRequire(import.meta.url);
 export const NODE_DIR = join(import.meta.dirname, "../sandbox/node");
-/** the node_modules folder the polyfills (and their own dependencies) are resolved in */
-export const POLYFILL_MODULES_DIR = ((p: string) => p.slice(0, p.indexOf("/node_modules/") + "/node_modules".length))(require.resolve("buffer/"));
+/**
+ * The folders of the npm packages the stand-ins are made of, with their dependencies: what a
+ * bundle may read from the service's own node_modules, and nothing else of it.
+ */
+export function polyfillPackageDirs(): string[] {
+  const dirs = new Set<string>();
+  const visit = (name: string, from: string) => {
+    let dir: string;
+    try {
+      dir = dirname(createRequire(from).resolve(`${name}/package.json`));
+    } catch {
+      return; // an optional dependency that isn't installed
+    }
+    if (dirs.has(dir)) return;
+    dirs.add(dir);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    for (const dep of Object.keys(pkg.dependencies ?? {})) visit(dep, join(dir, "package.json"));
+  };
+  const roots = [...Object.values(POLYFILLS).map((spec) => spec.split("/")[0]), "browserify-zlib", "readable-stream", "buffer", "util", "assert"];
+  for (const name of new Set(roots)) visit(name, import.meta.filename);
+  return [...dirs];
+}
 
 const POLYFILLS: Record<string, string> = {
   assert: "assert/",

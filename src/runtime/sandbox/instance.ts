@@ -313,7 +313,10 @@ export class Instance {
         return this.#startFetch(running, args[0], args[2]);
       case "step":
         running.cellId = typeof args[0] === "string" ? args[0].slice(0, MAX_ID_CHARS) : undefined;
+        if (running.cellId !== undefined) inv.stepStart(running.cellId);
         return;
+      case "stepEnd":
+        return inv.stepEnd(args[0], args[1], args[2], args[3]);
       case "done": {
         // the emits that waited for the end (isolate/invoke.js); one the runner refuses fails the run
         let refused: InvocationError | undefined;

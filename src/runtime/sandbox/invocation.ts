@@ -1,7 +1,7 @@
 // What one invocation accumulates on the runner's side while the component runs: emits, logs,
 // the db working copy, the HTTP response, its timers and fetches. The isolate reaches it only
 // through the ops below, whose arguments are checked, never trusted.
-import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimits, LogLine } from "../protocol.ts";
+import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimits, LogLine, StepReport } from "../protocol.ts";
 import type { DbState } from "./db-state.ts";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { checkResponseHeaders } from "./response-headers.ts";
@@ -40,6 +40,9 @@ export class Invocation {
   readonly timers = new Map<number, NodeJS.Timeout>();
   response: HttpResponse | undefined;
   dbChanged = false;
+  /** a workflow's steps as they end */
+  readonly steps: StepReport[] = [];
+  #step: { cellId: string; startedAt: number; logsFrom: number } | undefined;
   #emitCalls = 0;
   #droppedLogs = 0;
   /** bytes handed to the host so far (emits, logs, response), bounded by maxResultBytes */
@@ -117,6 +120,31 @@ export class Invocation {
     if (this.#droppedLogs === 0) return this.logs;
     const msg = `${this.#droppedLogs} more console line(s) dropped (limit ${this.limits.maxLogLines} per invocation)`;
     return [...this.logs, { level: "warn", msg, ts: Date.now() }];
+  }
+
+  /** A workflow step starts (its cellId is checked by the caller). */
+  stepStart(cellId: string): void {
+    this.#step = { cellId, startedAt: Date.now(), logsFrom: this.logs.length };
+  }
+
+  /** The step that started last ended; what it returned and exported count toward the output. */
+  stepEnd(status: unknown, returnValue: unknown, exports: unknown, summary: unknown): void {
+    const step = this.#step;
+    if (!step) return;
+    this.#step = undefined;
+    const report: StepReport = {
+      ...step,
+      status: status === "failed" || status === "exited" ? status : "succeeded",
+      endedAt: Date.now(),
+      logsTo: this.logs.length,
+    };
+    for (const [field, value] of [["returnValue", returnValue], ["exports", exports]] as const) {
+      if (typeof value !== "string") continue;
+      this.#take(Buffer.byteLength(value), `step ${field === "returnValue" ? "return value" : "exports"}`);
+      report[field] = value;
+    }
+    if (isStr(summary)) report.summary = cutBytes(summary as string, 4096);
+    this.steps.push(report);
   }
 
   dbGet(key: unknown): string | undefined {

@@ -158,6 +158,7 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
     };
     if (inv.response) out.response = inv.response;
     if (error) out.error = error;
+    if (inv.steps.length > 0) out.steps = inv.steps;
     return out;
   };
 

@@ -3,17 +3,8 @@ import type { Database } from "../schema.ts";
 import { FencedError, type CommitBatch, type DeliveryRow, type EventRow } from "../port.ts";
 import { atMost } from "./event-keys.ts";
 import { pendingWebhookDelivery } from "./webhook-deliveries.ts";
-import { deleteWhereIn, insertRows, type Dialect } from "./raw-rows.ts";
-
-// Rows per multi-row INSERT. A fixed chunk keeps the set of SQL strings (and so of prepared
-// statements) small; only a batch's remainder makes a statement of another size.
-const CHUNK = 64;
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
+import { chunks, deleteWhereIn, insertRows, type Dialect } from "./raw-rows.ts";
+import { writeRuns } from "./commit-runs.ts";
 
 const EVENT_COLUMNS = ["emitter_id", "user_id", "event_name", "ms", "n", "emit_id", "indexed_at_ms", "payload", "size", "meta"] as const satisfies readonly (keyof EventRow)[];
 const DELIVERY_COLUMNS = [
@@ -139,6 +130,7 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch, dia
       .executeTakeFirst();
     streamDelta(counts, t.emitter_id, t.event_name, undefined, -Number(trimmed.numDeletedRows));
   }
+  await writeRuns(trx, batch, dialect);
   await addToStreamCounts(trx, counts);
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Page, PageRequest } from "../port.ts";
 
-type Table = "users" | "workflows" | "webhooks" | "accounts" | "components" | "webhook_deliveries";
+type Table = "users" | "workflows" | "webhooks" | "accounts" | "components" | "webhook_deliveries" | "workflow_runs";
 
 /**
  * Newest-first page of `table` rows (optionally of one user) around a cursor id.

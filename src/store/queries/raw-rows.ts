@@ -8,6 +8,16 @@ import { CompiledQuery, type Kysely } from "kysely";
 
 export type Dialect = "sqlite" | "postgres";
 
+// Rows per multi-row statement. A fixed chunk keeps the set of SQL strings (and so of prepared
+// statements) small; only a batch's remainder makes a statement of another size.
+const CHUNK = 64;
+
+export function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
 const texts = new Map<string, string>();
 
 function placeholders(dialect: Dialect, rows: number, columns: number): string {

@@ -3,6 +3,7 @@ import type { Database, UsersTable } from "../schema.ts";
 import type { UserRow, UserStore } from "../port.ts";
 import { pageRows } from "./page.ts";
 import { deleteUserDataStores } from "./data-stores.ts";
+import { deleteUserRuns } from "./runs.ts";
 
 function toRow(r: Selectable<UsersTable>): UserRow {
   return {
@@ -74,6 +75,7 @@ export function userQueries(db: Kysely<Database>): UserStore {
         await db.deleteFrom(table).where("user_id", "=", id).execute();
       }
       await deleteUserDataStores(db, id);
+      await deleteUserRuns(db, id);
       const r = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
       if (Number(r.numDeletedRows) === 0) return undefined;
       return [...sources, ...workflows, ...webhooks].map((row) => row.id);

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database, WorkflowsTable } from "../schema.ts";
 import type { WorkflowRow, WorkflowStore } from "../port.ts";
 import { pageRows } from "./page.ts";
+import { deleteWorkflowRuns } from "./runs.ts";
 
 function toRow(r: Selectable<WorkflowsTable>): WorkflowRow {
   return {
@@ -59,7 +60,10 @@ export function workflowQueries(db: Kysely<Database>): WorkflowStore {
       const p = await pageRows<Selectable<WorkflowsTable>>(db, "workflows", userId, page);
       return p && { items: p.items.map(toRow), total: p.total };
     },
+    // its runs go with it (a run without its workflow can't be read or replayed); callers run
+    // this inside a transaction
     async delete(id) {
+      await deleteWorkflowRuns(db, id);
       const r = await db.deleteFrom("workflows").where("id", "=", id).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },

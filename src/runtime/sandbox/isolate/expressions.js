@@ -4,8 +4,10 @@
 // otherwise each expression's value is put into the text. The Function constructor is captured
 // here, before any step code could replace it.
 import { inspect } from "./inspect.js";
+import { resolveProp } from "./this.js";
 
 const FunctionCtor = Function;
+const { keys, hasOwn } = Object;
 const { stringify } = JSON;
 const EXPRESSION = /\{\{([\s\S]*?)\}\}/g;
 const WHOLE = /^\s*\{\{([\s\S]*?)\}\}\s*$/;
@@ -21,15 +23,26 @@ function evaluate(prop, expr, steps) {
   }
 }
 
+function isSecret(defs, name) {
+  try {
+    return typeof defs === "object" && defs !== null && hasOwn(defs, name) && resolveProp(defs[name]).secret === true;
+  } catch {
+    return false;
+  }
+}
+
 const asText = (v) => (typeof v === "string" ? v : v === undefined ? "" : typeof v === "object" && v !== null ? stringify(v) : String(v));
 
-/** The step's prop values with expressions evaluated; throws an ExpressionError naming the prop. */
-export function evaluateProps(values, steps) {
+/**
+ * The step's prop values with expressions evaluated; throws an ExpressionError naming the prop.
+ * A secret prop's value is never code: it is taken as written (a password may hold "{{").
+ */
+export function evaluateProps(values, steps, defs) {
   if (typeof values !== "object" || values === null) return {};
   const out = {};
-  for (const name of Object.keys(values)) {
+  for (const name of keys(values)) {
     const v = values[name];
-    if (typeof v !== "string" || !v.includes("{{")) {
+    if (typeof v !== "string" || !v.includes("{{") || isSecret(defs, name)) {
       out[name] = v;
       continue;
     }

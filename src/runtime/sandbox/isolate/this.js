@@ -4,10 +4,17 @@
 import { call } from "./host.js";
 import { inspect } from "./inspect.js";
 
+// captured before any component code runs: a step's package can't replace what builds the next
+// step's `this` (with its opened secrets)
 const { parse, stringify } = JSON;
-const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+const { keys, hasOwn, freeze, entries } = Object;
+const { isArray } = Array;
+const { apply } = Reflect;
+const bindFn = Function.prototype.bind;
+const bound = (f, self) => apply(bindFn, f, [self]);
+const isObject = (v) => typeof v === "object" && v !== null && !isArray(v);
 
-const db = Object.freeze({
+const db = freeze({
   get(key) {
     const json = call("dbGet", String(key));
     return json === undefined ? undefined : parse(json);
@@ -25,9 +32,9 @@ function respond(r) {
   }
   const headers = {};
   if (isObject(r.headers)) {
-    for (const [k, v] of Object.entries(r.headers)) {
+    for (const [k, v] of entries(r.headers)) {
       if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") headers[k] = String(v);
-      else if (Array.isArray(v)) headers[k] = v.map(String).join(", ");
+      else if (isArray(v)) headers[k] = v.map(String).join(", ");
     }
   }
   const body = r.body;
@@ -37,10 +44,10 @@ function respond(r) {
   call("respond", status, headers, json === undefined ? "none" : "json", json);
 }
 
-function resolveProp(def) {
+export function resolveProp(def) {
   if (typeof def === "string") return { type: def };
   if (!isObject(def)) return {};
-  if (Array.isArray(def.propDefinition)) {
+  if (isArray(def.propDefinition)) {
     const [app, name] = def.propDefinition;
     const base = isObject(app) && isObject(app.propDefinitions) ? app.propDefinitions[name] : undefined;
     return { ...(isObject(base) ? base : {}), ...def };
@@ -51,19 +58,21 @@ function resolveProp(def) {
 function makeApp(def, auth) {
   const app = { type: "app", app: def.app, $auth: isObject(auth) ? auth : {} };
   const methods = isObject(def.methods) ? def.methods : {};
-  for (const name of Object.keys(methods)) {
-    if (typeof methods[name] === "function") app[name] = methods[name].bind(app);
+  for (const name of keys(methods)) {
+    if (typeof methods[name] === "function") app[name] = bound(methods[name], app);
   }
   return app;
 }
 
-/** `this` of a run: the component's props (values as resolved on the host), then its methods. */
-export function propsThis(component, props) {
-  const self = {};
+/**
+ * `this` of a run: the component's props (values as resolved on the host), then its methods, bound
+ * to `self` (a workflow step's is made on its export, so the export's own fields stay reachable).
+ */
+export function propsThis(component, props, self = {}) {
   const defs = isObject(component.props) ? component.props : {};
-  for (const name of Object.keys(defs)) {
+  for (const name of keys(defs)) {
     const def = resolveProp(defs[name]);
-    const value = Object.hasOwn(props, name) ? props[name] : undefined;
+    const value = hasOwn(props, name) ? props[name] : undefined;
     switch (def.type) {
       case "$.service.db":
         self[name] = db;
@@ -82,8 +91,8 @@ export function propsThis(component, props) {
     }
   }
   const methods = isObject(component.methods) ? component.methods : {};
-  for (const name of Object.keys(methods)) {
-    if (typeof methods[name] === "function") self[name] = methods[name].bind(self);
+  for (const name of keys(methods)) {
+    if (typeof methods[name] === "function") self[name] = bound(methods[name], self);
   }
   return self;
 }

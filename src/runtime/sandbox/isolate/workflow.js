@@ -7,7 +7,8 @@ import { propsThis } from "./this.js";
 import { evaluateProps } from "./expressions.js";
 
 const { apply, defineProperty } = Reflect;
-const { hasOwn, freeze } = Object;
+const { hasOwn, freeze, keys, create } = Object;
+const { stringify } = JSON;
 
 const setOwn = (obj, key, value) => defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 
@@ -28,6 +29,23 @@ function flowExit(reason) {
   e.name = "FlowExit";
   e.reason = reason;
   return e;
+}
+
+// JSON text of a step's value for its run record; what JSON can't hold (a cycle, a BigInt) is
+// recorded as a note rather than failing a step that succeeded.
+function json(value) {
+  if (value === undefined) return undefined;
+  try {
+    return stringify(value);
+  } catch (e) {
+    return stringify({ $unserializable: e instanceof Error ? e.message : "not JSON" });
+  }
+}
+
+/** Tells the runner how the step that started last ended (its run record, instance.ts "stepEnd"). */
+function report(status, value, exports, $) {
+  const summary = typeof $.summary === "string" ? $.summary : undefined;
+  tell("stepEnd", status, json(value), keys(exports).length > 0 ? json(exports) : undefined, summary);
 }
 
 /**
@@ -67,13 +85,15 @@ export function makeWorkflow(steps, ...components) {
         try {
           // `this`: the step's props (expressions evaluated now, with the results so far) and
           // methods; what else its export holds stays reachable through the prototype
-          const values = evaluateProps(props?.[step.cellId], results);
-          const self = Object.assign(Object.create(step.component), propsThis(step.component, values));
+          const values = evaluateProps(props?.[step.cellId], results, step.component.props);
+          const self = propsThis(step.component, values, create(step.component));
           value = await apply(step.component.run, self, [{ steps: results, $ }]);
         } catch (e) {
+          report(exited ? "exited" : "failed", undefined, exports, $);
           if (exited) return;
           throw new StepFailure(step.cellId, e);
         }
+        report(exited ? "exited" : "succeeded", value, exports, $);
         if (exited) return;
         // defineProperty: a step named "__proto__" must be a key like any other.
         setOwn(results, step.name, { ...exports, $return_value: value });

@@ -1,0 +1,164 @@
+import type { PageRequest, RunRow, RunStatus, RunStepRow, RunStepStatus, Store, UserRow, WorkflowRow } from "../../store/port.ts";
+import { AppError, invalid, notFound } from "../../lib/errors.ts";
+
+// Workflow runs (workflows §3), as the API shows them. The engine writes them (CommitBatch.runs);
+// here they are read, replayed and cancelled, each only by the user who owns the workflow.
+//
+// A run's trigger event and its steps' values can be large, and a list of runs should stay small,
+// so they are shown truncated unless asked for (`expand=event`, `expand=steps`): a value whose
+// JSON is longer than the bound is shown as {"$truncated": true, "bytes", "preview"}.
+
+export const RUN_STATUSES: readonly RunStatus[] = ["running", "suspended", "succeeded", "failed", "exited", "cancelled"];
+export const RUN_EXPANDS = ["event", "steps"] as const;
+export type RunExpand = (typeof RUN_EXPANDS)[number];
+
+/** bytes of JSON shown of a trigger event, and of a step's return value or exports */
+export const EVENT_PREVIEW_BYTES = 1024;
+export const STEP_VALUE_PREVIEW_BYTES = 4096;
+
+export interface Truncated {
+  $truncated: true;
+  /** the full value's JSON, in UTF-8 bytes */
+  bytes: number;
+  /** its JSON's first characters */
+  preview: string;
+}
+
+export interface RunStepView {
+  name: string;
+  id: string;
+  status: RunStepStatus;
+  started_at_ms: number | null;
+  ended_at_ms: number | null;
+  return_value: unknown;
+  exports: unknown;
+  logs: unknown[];
+  error?: unknown;
+  attempts: number;
+}
+
+export interface RunView {
+  id: string;
+  workflow_id: string;
+  status: RunStatus;
+  trigger_event: unknown;
+  deployment_id: string;
+  started_at_ms: number;
+  ended_at_ms: number | null;
+  summary: string | null;
+  response: { status: number } | null;
+  replay_of: string | null;
+  steps?: RunStepView[];
+}
+
+export interface RunActions {
+  /** starts a new run of the workflow's current deployment with the event (JSON text) */
+  replay: (user: UserRow, workflowId: string, eventJson: string, replayOf: string) => Promise<void>;
+  /** cancels a running or suspended run */
+  cancel: (run: RunRow) => Promise<void>;
+}
+
+/** `expand=event,steps` as a set; anything else in it is a 400 naming `expand` */
+export function parseExpand(raw: string | undefined): Set<RunExpand> {
+  const out = new Set<RunExpand>();
+  for (const part of (raw ?? "").split(",")) {
+    const p = part.trim();
+    if (p === "") continue;
+    if (!(RUN_EXPANDS as readonly string[]).includes(p)) {
+      throw invalid(`expand takes ${RUN_EXPANDS.join(", ")}`, [{ field: "expand", message: `must list ${RUN_EXPANDS.join(" and/or ")}, comma-separated` }]);
+    }
+    out.add(p as RunExpand);
+  }
+  return out;
+}
+
+/** the value of JSON text (null: none), or its truncated form when its JSON is over `max` bytes */
+function shown(json: string | null, max: number | undefined): unknown {
+  if (json === null) return null;
+  if (max === undefined) return JSON.parse(json);
+  const bytes = Buffer.byteLength(json);
+  if (bytes <= max) return JSON.parse(json);
+  let preview = json.slice(0, max);
+  // never end on half a surrogate pair: the preview must be well-formed text
+  const last = preview.charCodeAt(preview.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) preview = preview.slice(0, -1);
+  const t: Truncated = { $truncated: true, bytes, preview };
+  return t;
+}
+
+export class Runs {
+  readonly #store: Store;
+  readonly #workflow: (user: UserRow, id: string) => Promise<WorkflowRow>;
+  readonly #actions: RunActions;
+
+  /** `workflow` is Workflows.get: the user's workflow, else a 404 */
+  constructor(store: Store, workflow: (user: UserRow, id: string) => Promise<WorkflowRow>, actions: RunActions) {
+    this.#store = store;
+    this.#workflow = workflow;
+    this.#actions = actions;
+  }
+
+  /** The user's run; another user's reads exactly like a missing one. */
+  async get(user: UserRow, runId: string): Promise<RunRow> {
+    const run = runId.startsWith("r_") ? await this.#store.runs.byId(runId) : undefined;
+    if (!run || run.user_id !== user.id) throw notFound("run");
+    return run;
+  }
+
+  steps(run: RunRow): Promise<RunStepRow[]> {
+    return this.#store.runs.steps(run.id);
+  }
+
+  async list(user: UserRow, workflowId: string, page: PageRequest, status?: RunStatus) {
+    await this.#workflow(user, workflowId);
+    const result = await this.#store.runs.list(workflowId, page, status);
+    if (!result) throw invalid("unknown cursor", [{ field: "cursor", message: "is not a position in this list" }]);
+    return result;
+  }
+
+  /** the API's Run; `steps` absent (lists) leaves the field out */
+  view(run: RunRow, steps: RunStepRow[] | undefined, expand: ReadonlySet<RunExpand>): RunView {
+    const valueMax = expand.has("steps") ? undefined : STEP_VALUE_PREVIEW_BYTES;
+    const out: RunView = {
+      id: run.id,
+      workflow_id: run.workflow_id,
+      status: run.status,
+      trigger_event: shown(run.trigger_event, expand.has("event") ? undefined : EVENT_PREVIEW_BYTES),
+      deployment_id: run.deployment_id,
+      started_at_ms: run.started_at_ms,
+      ended_at_ms: run.ended_at_ms,
+      summary: run.summary,
+      response: run.response_status === null ? null : { status: run.response_status },
+      replay_of: run.replay_of,
+    };
+    if (steps) {
+      out.steps = steps.map((s) => ({
+        name: s.name,
+        id: s.cell_id,
+        status: s.status,
+        started_at_ms: s.started_at_ms,
+        ended_at_ms: s.ended_at_ms,
+        return_value: shown(s.return_value, valueMax),
+        exports: s.exports === null ? {} : shown(s.exports, valueMax),
+        logs: s.logs === null ? [] : (JSON.parse(s.logs) as unknown[]),
+        ...(s.error === null ? {} : { error: JSON.parse(s.error) as unknown }),
+        attempts: s.attempts,
+      }));
+    }
+    return out;
+  }
+
+  /** a new run of the workflow's current deployment, with the run's trigger event */
+  async replay(user: UserRow, runId: string): Promise<void> {
+    const run = await this.get(user, runId);
+    await this.#actions.replay(user, run.workflow_id, run.trigger_event, run.id);
+  }
+
+  /** cancels a running or suspended run; returns it as it is after */
+  async cancel(user: UserRow, runId: string): Promise<RunRow> {
+    const run = await this.get(user, runId);
+    if (run.status !== "running" && run.status !== "suspended") throw new AppError("conflict", `the run has ended: ${run.status}`);
+    await this.#actions.cancel(run);
+    return (await this.#store.runs.byId(run.id)) ?? run;
+  }
+}

@@ -1,0 +1,94 @@
+import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { Core } from "../../core/core.ts";
+import { EVENT_PREVIEW_BYTES, RUN_STATUSES, STEP_VALUE_PREVIEW_BYTES, parseExpand } from "../../core/workflows/runs.ts";
+import { Accepted, Filter, IdParams, Paging, data, page, withErrors } from "../schemas.ts";
+import { pageEnvelope, pageRequest } from "../pagination.ts";
+
+// Workflow runs (workflows §3): a workflow's runs, one run with its steps, replay and cancel.
+// Another user's run or workflow is a 404, like a missing one.
+
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const truncated = (bytes: number, expand: string) =>
+  `any JSON; over ${bytes} bytes of JSON (unless expand=${expand}): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first ${bytes} characters>"}`;
+
+const RunStep = Type.Object({
+  name: Type.String(),
+  id: Type.String({ description: "the step's cell id, `c_...`, of the run's deployment" }),
+  status: Type.Enum(["pending", "running", "suspended", "succeeded", "failed", "skipped"]),
+  started_at_ms: nullable(Type.Integer()),
+  ended_at_ms: nullable(Type.Integer()),
+  return_value: Type.Unknown({ description: `${truncated(STEP_VALUE_PREVIEW_BYTES, "steps")}; null: none` }),
+  exports: Type.Unknown({ description: `what the step exported ($.export), an object; ${truncated(STEP_VALUE_PREVIEW_BYTES, "steps")}` }),
+  logs: Type.Array(Type.Unknown({ description: "{level, msg, ts}" })),
+  error: Type.Optional(Type.Unknown({ description: "{name, message, stack}: why the step failed" })),
+  attempts: Type.Integer(),
+});
+
+export const Run = Type.Object({
+  id: Type.String({ description: "`r_...`" }),
+  workflow_id: Type.String(),
+  status: Type.Enum([...RUN_STATUSES]),
+  trigger_event: Type.Unknown({ description: truncated(EVENT_PREVIEW_BYTES, "event") }),
+  deployment_id: Type.String({ description: "the deployment (`d_...`) whose steps the run runs" }),
+  started_at_ms: Type.Integer(),
+  ended_at_ms: nullable(Type.Integer()),
+  summary: nullable(Type.String()),
+  response: nullable(Type.Object({ status: Type.Integer() }, { description: "the HTTP reply an HTTP trigger got" })),
+  replay_of: nullable(Type.String({ description: "the run this one replays" })),
+  steps: Type.Optional(Type.Array(RunStep, { description: "in order; absent in lists" })),
+});
+
+const Expand = { expand: Type.Optional(Type.String({ description: "`event` (the whole trigger event), `steps` (whole step values), or both: `event,steps`" })) };
+const RunParams = Type.Object({ run_id: Type.String() });
+
+export function runRoutes(core: Core): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const runs = core.runs;
+    const tags = ["runs"];
+
+    app.get(
+      "/workflows/:id/runs",
+      {
+        schema: {
+          tags,
+          params: IdParams,
+          querystring: Type.Object({ ...Filter, ...Paging, ...Expand, status: Type.Optional(Type.Enum([...RUN_STATUSES])) }),
+          response: withErrors({ 200: page(Run) }),
+        },
+      },
+      async (req) => {
+        const expand = parseExpand(req.query.expand);
+        const { items, total } = await runs.list(req.user, req.params.id, pageRequest(req.query), req.query.status);
+        return pageEnvelope(items, total, (r) => runs.view(r, undefined, expand));
+      },
+    );
+
+    app.get(
+      "/runs/:run_id",
+      { schema: { tags, params: RunParams, querystring: Type.Object({ ...Filter, ...Expand }), response: withErrors({ 200: data(Run) }) } },
+      async (req) => {
+        const expand = parseExpand(req.query.expand);
+        const run = await runs.get(req.user, req.params.run_id);
+        return { data: runs.view(run, await runs.steps(run), expand) };
+      },
+    );
+
+    app.post(
+      "/runs/:run_id/replay",
+      { schema: { tags, params: RunParams, response: withErrors({ 202: data(Accepted) }, [409, 429]) } },
+      async (req, reply) => {
+        await runs.replay(req.user, req.params.run_id);
+        return reply.status(202).send({ data: { accepted: true } });
+      },
+    );
+
+    app.post(
+      "/runs/:run_id/cancel",
+      { schema: { tags, params: RunParams, response: withErrors({ 200: data(Run) }, [409]) } },
+      async (req) => {
+        const run = await runs.cancel(req.user, req.params.run_id);
+        return { data: runs.view(run, await runs.steps(run), new Set()) };
+      },
+    );
+  };
+}
