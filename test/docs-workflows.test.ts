@@ -21,6 +21,7 @@ function blocks(kind: string): Map<string, string> {
 const WORKFLOWS = blocks("workflow");
 const EVENTS = blocks("event");
 const EMITS = blocks("emits");
+const RESPONDS = blocks("responds");
 const ACTION = /^```js\n([\s\S]*?)^```/m.exec(PAGE)![1];
 
 let t: TestApp;
@@ -61,6 +62,8 @@ describe("docs/writing-workflows.md: every workflow example emits what the page 
       const w = created.body.data;
       const sent = await t.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body: JSON.parse(EVENTS.get(name)!) });
       assert.equal(sent.status, 200, sent.text);
+      // with custom_response the reply is the run's: the page shows it
+      if (RESPONDS.has(name)) assert.deepEqual(sent.body, JSON.parse(RESPONDS.get(name)!));
       const got = await waitFor(async () => {
         const errors = await t.request("GET", `/v1/workflows/${w.id}/$errors/event_summaries?expand=event`);
         if (errors.body.data.length > 0) throw new Error(`"${name}" failed: ${JSON.stringify(errors.body.data[0].event.error)}`);

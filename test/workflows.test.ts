@@ -119,7 +119,7 @@ describe("workflows", () => {
     const steps = [{ name: "s", code: step("return 1;") }];
     const a = await create(user, { name: "a", steps, trigger: { type: "http" } });
     const b = await create(user, { name: "b", steps, trigger: { type: "http" } });
-    assert.deepEqual(Object.keys(a.trigger).sort(), ["endpoint_url", "type"]);
+    assert.deepEqual(Object.keys(a.trigger).sort(), ["custom_response", "endpoint_url", "type"]);
     assert.equal(a.trigger.type, "http");
     const url = a.trigger.endpoint_url!;
     assert.ok(url.startsWith(`${PUBLIC_URL}/`), url);
@@ -220,7 +220,7 @@ describe("workflows", () => {
     assert.deepEqual(only.body.data, { id: w.id, name: w.name });
     const without = await t.request("GET", `/v1/workflows/${w.id}?exclude=steps,trigger.endpoint_url`, { key: user.key });
     assert.equal("steps" in without.body.data, false);
-    assert.deepEqual(without.body.data.trigger, { type: "http" });
+    assert.deepEqual(without.body.data.trigger, { type: "http", custom_response: false });
     // the other user's attempts changed nothing
     const still = await t.request("GET", `/v1/workflows/${w.id}`, { key: user.key });
     assert.deepEqual(still.body.data, w);

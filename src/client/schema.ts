@@ -3370,6 +3370,8 @@ export interface paths {
                                     /** @description http, timer or none */
                                     type: string;
                                     endpoint_url?: string;
+                                    /** @description http: the reply waits for the run's $.respond() */
+                                    custom_response?: boolean;
                                     interval_seconds?: number | null;
                                     cron?: string | null;
                                 };
@@ -3500,6 +3502,8 @@ export interface paths {
                                     /** @description http, timer or none */
                                     type: string;
                                     endpoint_url?: string;
+                                    /** @description http: the reply waits for the run's $.respond() */
+                                    custom_response?: boolean;
                                     interval_seconds?: number | null;
                                     cron?: string | null;
                                 };
@@ -3634,6 +3638,8 @@ export interface paths {
                                     /** @description http, timer or none */
                                     type: string;
                                     endpoint_url?: string;
+                                    /** @description http: the reply waits for the run's $.respond() */
+                                    custom_response?: boolean;
                                     interval_seconds?: number | null;
                                     cron?: string | null;
                                 };
@@ -3749,6 +3755,8 @@ export interface paths {
                                     /** @description http, timer or none */
                                     type: string;
                                     endpoint_url?: string;
+                                    /** @description http: the reply waits for the run's $.respond() */
+                                    custom_response?: boolean;
                                     interval_seconds?: number | null;
                                     cron?: string | null;
                                 };

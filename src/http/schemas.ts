@@ -193,6 +193,7 @@ export const Workflow = Type.Object({
     {
       type: Type.String({ description: "http, timer or none" }),
       endpoint_url: Type.Optional(Type.String()),
+      custom_response: Type.Optional(Type.Boolean({ description: "http: the reply waits for the run's $.respond()" })),
       interval_seconds: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
       cron: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     },

@@ -28,6 +28,10 @@ export const ERROR_STATUS = {
   internal: 500,
   /** an HTTP source's run failed before it responded (customResponse) */
   source_failed: 500,
+  /** a workflow with custom_response ended (or suspended) without calling $.respond() */
+  no_response: 502,
+  /** a workflow with custom_response failed at a step before it responded */
+  step_failed: 502,
   unavailable: 503,
   /** the store can't write (disk full, read-only, connection lost): try again later */
   storage_unavailable: 503,

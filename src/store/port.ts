@@ -72,6 +72,8 @@ export interface AutoSubscriptionRow {
 
 export interface WorkflowTrigger {
   type: "http" | "timer" | "none";
+  /** http: the reply waits for the run's $.respond() (workflows §4) */
+  custom_response?: boolean;
   interval_seconds?: number | null;
   cron?: string | null;
 }

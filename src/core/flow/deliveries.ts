@@ -284,7 +284,7 @@ export class Deliveries {
       }
       lane.queue.shift();
       lane.inFlight.add(d.id);
-      const opts = { delivery: { id: d.id, hops: d.hops } };
+      const opts = { delivery: { id: d.id, hops: d.hops, emitterId: d.emitter_id } };
       this.#d.invocations
         .invoke(t, "run", d.payload, opts)
         .then(

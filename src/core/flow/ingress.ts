@@ -171,6 +171,12 @@ export class Ingress {
   async #respond(t: Target, eventJson: string): Promise<HttpResponse> {
     const result = await this.#inv.invoke(t, "run", eventJson);
     if (result.response) return result.response;
+    if (t.workflow) {
+      // workflows §4: a run that ends or fails without responding answers 502
+      const step = result.error?.cellId !== undefined ? t.workflow.steps.find((s) => s.id === result.error!.cellId) : undefined;
+      if (result.error) throw new AppError("step_failed", step ? `the workflow failed at step "${step.name}" before it responded` : "the workflow failed before it responded");
+      throw new AppError("no_response", "the workflow ended without calling $.respond()");
+    }
     if (result.error) throw new AppError("source_failed", "the source failed before it responded");
     throw new AppError("source_failed", "the source finished without calling this.http.respond()");
   }

@@ -15,6 +15,8 @@ export interface InvocationContext {
   /** the run's event as JSON text (for workflows: original_event) */
   eventJson: string | undefined;
   trigger: TriggerKind;
+  /** a workflow's run (`r_...`): its record, its context's id */
+  runId?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export function errorPayload(t: Target, ctx: InvocationContext, error: Invocatio
   }
   return `{"original_event":${ctx.eventJson ?? "null"},${JSON.stringify({
     original_context: {
-      id: newId(""),
+      id: ctx.runId ?? newId(""),
       ts: new Date(ctx.startedAt).toISOString(),
       workflow_id: w.id,
       deployment_id: w.deployment_id,

@@ -17,7 +17,8 @@ import { EventRows, type CachedState } from "./event-rows.ts";
 import { fanOut, MAX_HOPS } from "../flow/fan-out.ts";
 import type { Routes } from "../flow/routes.ts";
 import type { CoreMetrics } from "./metrics.ts";
-import { runRecord, RunTrims } from "../workflows/run-record.ts";
+import { runContext, runRecord, RunTrims } from "../workflows/run-record.ts";
+import { newId } from "../../lib/ids.ts";
 
 // Runs one invocation of an emitter (a source, or a workflow's steps) and commits its result
 // (DESIGN §1): emits ordered by ts and deduped, db and dedupe state, $errors and $logs, usage,
@@ -79,6 +80,11 @@ export class Invocations {
       throw e;
     });
     const startedAt = Date.now();
+    const ctx: InvocationContext = { kind, startedAt, eventJson, trigger: triggerOf(opts) };
+    if (t.workflow && kind === "run" && !opts.dryRun) {
+      ctx.runId = newId("r_");
+      propValues.$run = runContext(t.workflow, { ...ctx, runId: ctx.runId }, this.#d.version, opts.delivery?.emitterId ?? t.workflow.id);
+    }
     const pending = this.#d.invoker.invoke({
       sourceId: t.source.id,
       owner: t.user.id,
@@ -98,7 +104,6 @@ export class Invocations {
     const metrics = this.#d.metrics;
     if (metrics) void pending.then((r) => metrics.invocation(kind, !r.error, r.wallMs));
     if (opts.dryRun) return pending;
-    const ctx: InvocationContext = { kind, startedAt, eventJson, trigger: triggerOf(opts) };
     return this.#inOrder(t, state, ctx, pending, opts);
   }
 
@@ -247,7 +252,7 @@ export class Invocations {
       const { kept, warnings } = applyDedupe(t.component.meta.dedupe, byTs(r.emits), state.row.dedupe);
       for (const w of warnings) logs.push({ level: "warn", msg: w, ts: now });
       for (const e of kept) {
-        if (t.workflow) add("", `{"raw_event":${e.json}}`, { ts: e.meta.ts }, e.json);
+        if (t.workflow) add(e.meta.name ?? "", `{"raw_event":${e.json}}`, { ts: e.meta.ts }, e.json);
         else add(e.meta.name ?? "", e.json, e.meta);
       }
       if (r.db) state.row.db = r.db;

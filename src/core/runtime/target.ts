@@ -17,7 +17,7 @@ export interface InvokeOptions {
   /** the timer's next due time, written in the same transaction */
   timerNextDueMs?: number;
   /** the delivery this invocation consumes, removed in the same transaction */
-  delivery?: { id: string; hops: number };
+  delivery?: { id: string; hops: number; emitterId?: string };
   /** hooks of a source not created yet: run, but commit nothing */
   dryRun?: boolean;
   /**

@@ -7,9 +7,31 @@ import type { InvocationContext } from "../runtime/error-events.ts";
 // far as it got, built from the invocation's result and committed with its events, in the same
 // transaction. Steps the run never reached are `skipped`.
 
+/**
+ * What a run's steps see as `steps.trigger.context` and `$.context` (workflows §2), handed to the
+ * isolate with the run's props under `$run`, which no cell id can be.
+ */
+export function runContext(w: WorkflowRow, ctx: InvocationContext & { runId: string }, version: string, emitterId: string) {
+  return {
+    customResponse: w.trigger.type === "http" && w.trigger.custom_response === true,
+    context: {
+      id: ctx.runId,
+      ts: new Date(ctx.startedAt).toISOString(),
+      workflow_id: w.id,
+      deployment_id: w.deployment_id,
+      source_type: ctx.trigger,
+      verified: false,
+      owner_id: w.user_id,
+      platform_version: version,
+      workflow_name: w.name,
+      emitter_id: emitterId,
+    },
+  };
+}
+
 export function runRecord(w: WorkflowRow, userId: string, ctx: InvocationContext, r: InvokeResult, now: number): { run: RunRow; steps: RunStepRow[] } {
   const reports = new Map<string, StepReport>((r.steps ?? []).map((s) => [s.cellId, s]));
-  const id = newId("r_");
+  const id = ctx.runId ?? newId("r_");
   const exited = (r.steps ?? []).some((s) => s.status === "exited");
   const steps = w.steps.map((step, idx): RunStepRow => {
     const report = reports.get(step.id);
@@ -41,8 +63,9 @@ export function runRecord(w: WorkflowRow, userId: string, ctx: InvocationContext
     trigger_event: ctx.eventJson ?? "null",
     trigger_kind: ctx.trigger,
     summary,
-    // an HTTP trigger was answered 200 {"success": true} when its request was accepted
-    response_status: ctx.trigger === "HTTP" ? (r.response?.status ?? 200) : null,
+    // an HTTP trigger was answered 200 {"success": true} when its request was accepted, or with
+    // what the run gave $.respond() (custom_response: a 502 without it)
+    response_status: ctx.trigger === "HTTP" ? (r.response?.status ?? (w.trigger.custom_response ? 502 : 200)) : null,
     replay_of: null,
     started_at_ms: ctx.startedAt,
     ended_at_ms: now,

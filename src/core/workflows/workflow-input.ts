@@ -84,7 +84,11 @@ export function checkTrigger(v: unknown, problems: FieldProblem[]): WorkflowTrig
     problems.push({ field: "trigger.type", message: 'must be "http", "timer" or "none"' });
     return undefined;
   }
-  if (v.type !== "timer") return { type: v.type as "http" | "none" };
+  if (v.type === "http") {
+    if (v.custom_response !== undefined && typeof v.custom_response !== "boolean") problems.push({ field: "trigger.custom_response", message: "must be a boolean" });
+    return v.custom_response === true ? { type: "http", custom_response: true } : { type: "http" };
+  }
+  if (v.type !== "timer") return { type: v.type as "none" };
   if (typeof v.cron === "string" && v.cron.trim() !== "") {
     const cron = v.cron.trim();
     try {

@@ -12,6 +12,8 @@ import type { Target } from "../runtime/target.ts";
 
 const TIMER: PropDefinition = { name: "timer", type: "$.interface.timer" };
 const HTTP: PropDefinition = { name: "http", type: "$.interface.http" };
+// the ingress holds the reply for the run, as it does for a customResponse source
+const HTTP_RESPONDING: PropDefinition = { ...HTTP, customResponse: true };
 
 export function workflowTimer(w: WorkflowRow): TimerConfig | undefined {
   if (w.trigger.type !== "timer") return undefined;
@@ -20,7 +22,7 @@ export function workflowTimer(w: WorkflowRow): TimerConfig | undefined {
 
 export function workflowTarget(w: WorkflowRow, user: UserRow, endpointUrl: string | null): Target {
   const timer = workflowTimer(w);
-  const props: PropDefinition[] = timer ? [TIMER] : w.trigger.type === "http" ? [HTTP] : [];
+  const props: PropDefinition[] = timer ? [TIMER] : w.trigger.type === "http" ? [w.trigger.custom_response ? HTTP_RESPONDING : HTTP] : [];
   const meta: ComponentMeta = { type: "workflow", props, hooks: [], methods: [], hasRun: true };
   const code = workflowCode(runnableSteps(w.steps));
   const source: SourceRow = {

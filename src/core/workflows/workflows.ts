@@ -43,7 +43,7 @@ export class Workflows {
     const t = w.trigger;
     const trigger =
       t.type === "http"
-        ? { type: "http", endpoint_url: endpointUrl(this.#deps.publicUrl, w.endpoint_key) }
+        ? { type: "http", endpoint_url: endpointUrl(this.#deps.publicUrl, w.endpoint_key), custom_response: t.custom_response === true }
         : t.type === "timer"
           ? { type: "timer", interval_seconds: t.interval_seconds ?? null, cron: t.cron ?? null }
           : { type: "none" };

@@ -24,7 +24,7 @@ const db = freeze({
   },
 });
 
-function respond(r) {
+export function respond(r) {
   if (!isObject(r)) throw new TypeError("respond() takes {status, headers?, body?}");
   const status = typeof r.status === "string" && /^\s*\d+\s*$/.test(r.status) ? Number(r.status) : r.status;
   if (!Number.isInteger(status) || status < 200 || status > 599) {

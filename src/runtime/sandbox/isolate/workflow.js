@@ -3,7 +3,7 @@
 // step's own object. invoke.js runs it like any component, so emits, logs, limits and the outcome
 // follow the sources' paths. Builtins are captured here, before any step code can replace them.
 import { tell } from "./host.js";
-import { propsThis } from "./this.js";
+import { propsThis, respond } from "./this.js";
 import { evaluateProps } from "./expressions.js";
 
 const { apply, defineProperty } = Reflect;
@@ -29,6 +29,20 @@ function flowExit(reason) {
   e.name = "FlowExit";
   e.reason = reason;
   return e;
+}
+
+// $.respond() (workflows §4): the reply the HTTP trigger holds for the run (custom_response); the
+// first call wins, as this.http.respond()'s does. It goes out when the run has committed, with
+// or without `immediate` (replying before the run ends is not available yet).
+function respondOnce(r) {
+  if (typeof r !== "object" || r === null) throw new TypeError("$.respond() takes { status?, headers?, body?, immediate? }");
+  let body = r.body;
+  if (body instanceof Uint8Array) body = new globalThis.TextDecoder().decode(body);
+  respond({ status: r.status ?? 200, headers: r.headers, body });
+}
+
+function noResponse() {
+  throw new Error('$.respond() needs the workflow\'s HTTP trigger to have "custom_response": true; without it the trigger answers 200 {"success": true} when the request is accepted');
 }
 
 // JSON text of a step's value for its run record; what JSON can't hold (a cycle, a BigInt) is
@@ -58,13 +72,18 @@ export function makeWorkflow(steps, ...components) {
     type: "workflow",
     async run(event, props) {
       const emit = this.$emit;
-      // Pipedream's $.send.emit({ raw_event }) emits the raw_event; anything else is emitted as is.
-      // No meta: workflow events go to the default stream, and the host wraps them in {raw_event}.
+      // what the host says of this run (core/workflows/run-record.ts runContext)
+      const run = typeof props?.$run === "object" && props.$run !== null ? props.$run : {};
+      // Pipedream's $.send.emit({ raw_event }, stream?) emits the raw_event; anything else is
+      // emitted as is, on the stream named (the default one when none); the host wraps each in
+      // {raw_event}.
       const send = freeze({
-        emit(x) {
-          emit(typeof x === "object" && x !== null && hasOwn(x, "raw_event") ? x.raw_event : x);
+        emit(x, stream) {
+          const raw = typeof x === "object" && x !== null && hasOwn(x, "raw_event") ? x.raw_event : x;
+          emit(raw, typeof stream === "string" && stream !== "" ? { name: stream } : undefined);
         },
       });
+      const respondTo = run.customResponse === true ? respondOnce : noResponse;
       let exited = false;
       const flow = freeze({
         exit(reason) {
@@ -72,13 +91,14 @@ export function makeWorkflow(steps, ...components) {
           throw flowExit(reason);
         },
       });
-      const results = { trigger: { event } };
+      const results = { trigger: run.context === undefined ? { event } : { event, context: run.context } };
+      const context = freeze({ ...run.context, run: freeze({ runs: 1 }) });
       for (const step of list) {
         // Lets the runner put the step on a timeout or out-of-memory error it reports itself. Told,
         // not called: nothing waits for the answer, and it reaches the runner before any later call.
         tell("step", step.cellId);
         const exports = {};
-        const $ = { send, flow, export: (name, value) => void setOwn(exports, String(name), value) };
+        const $ = { send, flow, context, respond: respondTo, export: (name, value) => void setOwn(exports, String(name), value) };
         // Older Pipedream steps emit through the global $send.
         globalThis.$send = send;
         let value;
