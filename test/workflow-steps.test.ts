@@ -107,6 +107,14 @@ describe("workflow steps with props", () => {
     assert.equal(got.event.sum.$return_value, 42);
   });
 
+  it("$.service.db in a step keeps its values across runs of the workflow", async () => {
+    const user = await t.newUser();
+    const code = `export default { props: { db: "$.service.db" }, async run() { const n = (this.db.get("n") ?? 0) + 1; this.db.set("n", n); return n; } };`;
+    const w = await httpWorkflow(user, [{ name: "count", code }, { name: "collect", code: COLLECT }]);
+    assert.equal((await runOnce(user, w, {})).event.count.$return_value, 1);
+    assert.equal((await runOnce(user, w, {}, 2)).event.count.$return_value, 2);
+  });
+
   it("a secret prop is never evaluated as an expression, nor echoed", async () => {
     const user = await t.newUser();
     const code = `export default { props: { pw: { type: "string", secret: true } }, async run() { return this.pw.length; } };`;

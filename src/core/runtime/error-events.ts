@@ -1,6 +1,7 @@
 import type { InvocationError, InvocationKind } from "../../runtime/protocol.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Target } from "./target.ts";
+import type { WorkflowRow } from "../../store/port.ts";
 
 // What goes on an emitter's $errors stream. A source's error is components.md §7's
 // {error, invocation}; a workflow's is the shape the spec's workflow endpoint reads (decisions
@@ -36,16 +37,7 @@ export function errorPayload(t: Target, ctx: InvocationContext, error: Invocatio
     return `{"error":${JSON.stringify(plain(error))},"invocation":${withEvent}}`;
   }
   return `{"original_event":${ctx.eventJson ?? "null"},${JSON.stringify({
-    original_context: {
-      id: ctx.runId ?? newId(""),
-      ts: new Date(ctx.startedAt).toISOString(),
-      workflow_id: w.id,
-      deployment_id: w.deployment_id,
-      source_type: ctx.trigger,
-      verified: false,
-      owner_id: w.user_id,
-      platform_version: version,
-    },
+    original_context: workflowContext(w, ctx, version),
     error: {
       code: error.code ?? error.name,
       msg: error.message,
@@ -54,6 +46,20 @@ export function errorPayload(t: Target, ctx: InvocationContext, error: Invocatio
       stack: error.stack,
     },
   }).slice(1)}`;
+}
+
+/** A workflow run's context as decisions §8 names it (an error's original_context). */
+export function workflowContext(w: WorkflowRow, ctx: InvocationContext, version: string) {
+  return {
+    id: ctx.runId ?? newId(""),
+    ts: new Date(ctx.startedAt).toISOString(),
+    workflow_id: w.id,
+    deployment_id: w.deployment_id,
+    source_type: ctx.trigger,
+    verified: false,
+    owner_id: w.user_id,
+    platform_version: version,
+  };
 }
 
 // a source's error keeps the three fields components.md §7 names

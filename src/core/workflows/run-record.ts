@@ -1,7 +1,7 @@
 import type { InvokeResult, StepReport } from "../../runtime/protocol.ts";
 import type { RunRow, RunStepRow, WorkflowRow } from "../../store/port.ts";
 import { newId } from "../../lib/ids.ts";
-import type { InvocationContext } from "../runtime/error-events.ts";
+import { workflowContext, type InvocationContext } from "../runtime/error-events.ts";
 
 // The run record of one execution of a workflow (workflows §3): the run and each of its steps as
 // far as it got, built from the invocation's result and committed with its events, in the same
@@ -14,18 +14,7 @@ import type { InvocationContext } from "../runtime/error-events.ts";
 export function runContext(w: WorkflowRow, ctx: InvocationContext & { runId: string }, version: string, emitterId: string) {
   return {
     customResponse: w.trigger.type === "http" && w.trigger.custom_response === true,
-    context: {
-      id: ctx.runId,
-      ts: new Date(ctx.startedAt).toISOString(),
-      workflow_id: w.id,
-      deployment_id: w.deployment_id,
-      source_type: ctx.trigger,
-      verified: false,
-      owner_id: w.user_id,
-      platform_version: version,
-      workflow_name: w.name,
-      emitter_id: emitterId,
-    },
+    context: { ...workflowContext(w, ctx, version), workflow_name: w.name, emitter_id: emitterId },
   };
 }
 
