@@ -9,8 +9,9 @@ import { benchPeers } from "./peers.ts";
 import { benchReads } from "./reads.ts";
 import { benchSse } from "./sse.ts";
 import { benchTimers } from "./timers.ts";
+import { benchWorkflows } from "./workflows.ts";
 
-// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev,reads,overload,fanout,peers]`:
+// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev,reads,overload,fanout,peers,workflows]`:
 // every figure beside a bare node:http server measured in the same run, so the ratios survive a noisy machine. Each bench
 // starts its own service (fresh data dir) and stops it. Without --seconds the API, ingest and
 // live-latency benches load for 10 s each, the timers bench measures a 30 s window, the
@@ -18,7 +19,9 @@ import { benchTimers } from "./timers.ts";
 // Flags: timers `--sources=N --interval=S` (1,000 sources, 1 s); fanout `--listeners=N --rate=R
 // --latency-rate=L` (100 listeners; 150 events/s for capacity, 50 for latency); reads loads each
 // stream for 10 s, overload offers twice the measured capacity for 30 s (`--rate=R`: R requests/s
-// instead), peers loads each server for 10 s.
+// instead), peers loads each server for 10 s, workflows loads Tributary and Restate for 10 s per
+// load in 3 interleaved rounds (Restate installed from npm into a temp folder, or SKIPPED;
+// `--restate-fsync=off`: Restate without its log's fsync, as ours commits).
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" (or --trace-gc, ...) starts the service process with
 // those Node flags, and shows its stdout.
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -44,6 +47,7 @@ const benches: Record<string, () => Promise<void>> = {
   reads: () => benchReads(seconds(10)),
   overload: () => benchOverload(seconds(30), arg("rate") === undefined ? undefined : num("rate", 0)),
   peers: () => benchPeers(seconds(10)),
+  workflows: () => benchWorkflows(seconds(10), { restateFsync: arg("restate-fsync") }),
   packages: () => benchPackages(seconds(10)),
   // five saves under `tributary dev`; not a load test, so --seconds doesn't apply
   "cli-dev": () => benchCliDev(),

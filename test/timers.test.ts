@@ -61,12 +61,12 @@ describe("timers", () => {
           run(event) { this.$emit({ loadedAt, ranAt: Date.now() }); },
         };`,
       );
-      const createdAt = Date.now();
       const [tick] = await waitEvents(t, src.id, 1, "", 15_000);
-      // started at the deploy, ~3 s before the tick; without the warm-up it starts at the tick
-      // (the margin is for a loaded machine: the warm-up is queued, a few starts at a time)
-      assert.ok(tick.event.loadedAt <= createdAt + 1500, `context started ${tick.event.loadedAt - createdAt} ms after the deploy`);
-      assert.ok(tick.event.ranAt - tick.event.loadedAt >= 2000, JSON.stringify(tick.event));
+      // Started at the deploy, ~3 s before the tick; without the warm-up it starts at the tick
+      // itself (loadedAt = ranAt, a few ms apart). Judged by the gap alone, not by when after the
+      // deploy it started: the warm-up is queued (a few starts at a time), and a loaded CI machine
+      // delayed it by 0.8 and 2.2 s, which a bound on it turned into failures.
+      assert.ok(tick.event.ranAt - tick.event.loadedAt >= 500, `the context started ${tick.event.ranAt - tick.event.loadedAt} ms before the tick: ${JSON.stringify(tick.event)}`);
       // every invocation counted is a tick that emitted: the warm-up is neither a run nor counted
       const off = await t.request("PUT", `/v1/sources/${src.id}`, { body: { active: false } });
       assert.equal(off.status, 200, off.text);
