@@ -4,7 +4,7 @@ import { invalid, notFound, type FieldProblem } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { Components } from "../components.ts";
-import { accountIdOf, accountRefs } from "../accounts/account-refs.ts";
+import { accountIdOf, accountRefProblems } from "../accounts/account-refs.ts";
 import { normalizeProps } from "../props.ts";
 import { expressionProblems } from "./step-expressions.ts";
 import type { StepInput } from "./workflow-input.ts";
@@ -43,7 +43,7 @@ export class StepDeployer {
       });
       const secret = new Set(source.meta.props.filter((p) => p.secret).map((p) => p.name));
       problems.push(...(await expressionProblems(input.props ?? {}, `${at}.props`, secret)));
-      await this.#checkAccounts(user, source.meta, props, `${at}.props`, problems);
+      problems.push(...(await accountRefProblems(this.#deps.store.accounts, user, source.meta, props, `${at}.props`, "not_found")));
       rows.push({
         id: newId("c_"),
         name: input.name,
@@ -77,17 +77,6 @@ export class StepDeployer {
     return { code: component.code, bundle: component.bundle?.code, meta: component.meta, component };
   }
 
-  // An account named in a step's props must be the user's (another user's reads as missing: 404)
-  // and for the prop's app.
-  async #checkAccounts(user: UserRow, meta: ComponentMeta, props: Record<string, unknown>, at: string, problems: FieldProblem[]): Promise<void> {
-    for (const ref of accountRefs(meta, props)) {
-      const account = ref.id.startsWith("apn_") ? await this.#deps.store.accounts.byId(ref.id) : undefined;
-      if (!account || account.user_id !== user.id) throw notFound("connected account");
-      if (ref.app !== undefined && account.app !== ref.app) {
-        problems.push({ field: `${at}.${ref.prop}`, message: `needs a ${ref.app} account; ${ref.id} is a ${account.app} account` });
-      }
-    }
-  }
 }
 
 /** A step as GET /workflows/{id} shows it: its code or component, and its props (secrets hidden). */

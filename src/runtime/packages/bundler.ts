@@ -1,16 +1,15 @@
-import { buildWithin, type Message, type Plugin, type PluginBuild } from "../../lib/esbuild.ts";
+import { buildWithin, type Message, type Plugin } from "../../lib/esbuild.ts";
 import { realpathSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { dirname } from "node:path";
 import { AppError } from "../../lib/errors.ts";
-import { fetchText } from "../../lib/fetch-text.ts";
 import { installTree, resolveTree } from "./install.ts";
 import { builtinFile, FORBIDDEN_FILE, GLOBALS, isBridgeFile } from "./node-builtins.ts";
 import { Registry } from "./registry.ts";
 import { attributesError, checkLoad, CONFINED, inTree, resolveInTree, type Confinement } from "./confine.ts";
 import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
 import { isProvidedModule } from "../sandbox/provided/index.ts";
-import { isCommonJs } from "../sandbox/load/module-kind.ts";
+import { ENTRY_DIR, entryName, isOwn, ownFiles, RemoteFiles } from "./own-files.ts";
 
 // At save, a component that imports npm packages, Node modules or files of its own is bundled
 // with them (esbuild) into one ES module that imports only the provided modules: what the
@@ -42,24 +41,12 @@ export interface Bundled {
   packages: string[];
 }
 
-const FILE_MAX_BYTES = 1024 * 1024;
-const FILES_MAX_BYTES = 5 * 1024 * 1024;
 const BUNDLE_MAX_BYTES = 32 * 1024 * 1024;
-const FILES_MAX = 200;
-const FETCH_TIMEOUT_MS = 10_000;
-const FILES_TOTAL_MS = 60_000;
 const BUILD_TIMEOUT_MS = 60_000;
 const COMPUTED = "the component imports a computed path (require or import() of a string built at run time): import files by their names";
-const REMOTE = "remote";
 // names Node code uses as globals that the sandbox lacks: their presence alone makes a component
 // worth bundling (Buffer, process, AbortController and AbortSignal are the sandbox's own globals)
 const NODE_GLOBALS = /\b(global|__dirname|__filename)\b/;
-
-/** The component's own files fetched for one save, and what they have cost so far. */
-class RemoteFiles extends Map<string, string> {
-  bytes = 0;
-  readonly deadline = Date.now() + FILES_TOTAL_MS;
-}
 
 interface Scan {
   imports: Array<{ spec: Specifier; raw: string; kind: string }>;
@@ -132,7 +119,7 @@ export class Bundler {
     const plugin: Plugin = {
       name: "tributary-scan",
       setup: (b) => {
-        this.#remoteFiles(b, url, remote);
+        ownFiles(b, url, remote, this.#o.fetchAllow);
         // everything the scan resolves is external; a file it would load comes from esbuild
         // expanding a computed path (require("../" + x)) into a glob of the disk
         b.onLoad({ filter: /.*/, namespace: "file" }, () => ({ errors: [{ text: COMPUTED }] }));
@@ -164,7 +151,7 @@ export class Bundler {
       name: "tributary",
       setup: (b) => {
         b.onResolve({ filter: /.*/ }, (args) => attributesError(args));
-        this.#remoteFiles(b, url, remote);
+        ownFiles(b, url, remote, this.#o.fetchAllow);
         b.onResolve({ filter: /.*/ }, (args) => {
           if (args.pluginData === CONFINED) return undefined;
           if (isOwn(args)) {
@@ -224,42 +211,6 @@ export class Bundler {
     if (needed.length === 0) return plain;
     return (await once(needed)).outputFiles![0].text;
   }
-
-  // Relative imports of the component's own code: files beside component_url, fetched under the
-  // guard (1 MiB each, 5 MiB in all). Packages' relative imports resolve on disk as usual.
-  #remoteFiles(b: PluginBuild, url: string | null, remote: RemoteFiles): void {
-    b.onResolve({ filter: /^\.{0,2}\// }, (args) => {
-      if (!isOwn(args)) return undefined;
-      const base = args.namespace === REMOTE ? args.importer : url;
-      if (!base) throw new Error(`cannot import "${args.path}": relative imports need component_url (the CLI bundles local files itself)`);
-      return { path: new URL(args.path, base).href, namespace: REMOTE };
-    });
-    b.onLoad({ filter: /.*/, namespace: REMOTE }, async (args) => {
-      let text = remote.get(args.path);
-      if (text === undefined) {
-        // a server answering slowly, file after file, must not hold a save (and esbuild) for hours
-        if (remote.size >= FILES_MAX) throw new Error(`the component has more than ${FILES_MAX} files`);
-        const left = remote.deadline - Date.now();
-        if (left <= 0) throw new Error(`the component's files took more than ${FILES_TOTAL_MS / 1000} s to fetch`);
-        text = await fetchText(args.path, { timeoutMs: Math.min(FETCH_TIMEOUT_MS, left), maxBytes: FILE_MAX_BYTES, allow: this.#o.fetchAllow });
-        remote.set(args.path, text);
-        remote.bytes += Buffer.byteLength(text);
-        if (remote.bytes > FILES_MAX_BYTES) throw new Error(`the component's files are over ${FILES_MAX_BYTES / 1048576} MiB in all`);
-      }
-      return { contents: text, loader: args.path.endsWith(".json") ? "json" : "js" };
-    });
-  }
-}
-
-// The saved module is given to esbuild as stdin, which it names after a (nonexistent) file in
-// this folder: component.mjs, or component.cjs for CommonJS code (module.exports = ...), so
-// esbuild reads each as what it is.
-const ENTRY_DIR = "/tributary-component";
-const entryName = (code: string) => (isCommonJs(code) ? "component.cjs" : "component.mjs");
-
-/** The component's own code: the saved module, or one of its files beside component_url. */
-function isOwn(args: { importer: string; namespace: string }): boolean {
-  return (args.importer.startsWith(`${ENTRY_DIR}/component.`) && args.namespace === "file") || args.namespace === REMOTE;
 }
 
 /** A Node module's stand-in (polyfill, bridge, or a stub that fails when used); else esbuild resolves it. */

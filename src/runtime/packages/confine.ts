@@ -53,16 +53,19 @@ export function attributesError(args: Pick<OnResolveArgs, "path" | "with">): { e
 
 const refused = (text: string): { errors: [{ text: string }] } => ({ errors: [{ text }] });
 
-/** Whether a file may be read into a bundle at all: inside the tree or our stand-ins. */
-function allowedFile(c: Confinement, path: string): boolean {
+/** Whether `path`, its links followed, lies in one of `dirs` (a path that doesn't exist: no). */
+function realIn(path: string, dirs: readonly (string | undefined)[]): boolean {
   let actual: string;
   try {
     actual = real(path);
   } catch {
     return false;
   }
-  return (c.tree !== undefined && isInside(c.tree, actual)) || TRUSTED.some((d) => isInside(d, actual));
+  return dirs.some((d) => d !== undefined && isInside(d, actual));
 }
+
+/** Whether a file may be read into a bundle at all: inside the tree or our stand-ins. */
+const allowedFile = (c: Confinement, path: string) => realIn(path, [c.tree, ...TRUSTED]);
 
 /**
  * Resolves an import made by a package's file as esbuild would, then holds the result inside the
@@ -77,19 +80,11 @@ export async function resolveInTree(b: PluginBuild, c: Confinement, args: OnReso
   // leniency (a `require` inside `try` that fails to resolve is a warning: optional dependencies).
   if (r.errors.length > 0) return undefined;
   if (r.external || r.namespace !== "file") return r;
-  if (c.tree !== undefined && allowedInTree(c.tree, r.path)) return r;
+  if (realIn(r.path, [c.tree])) return r;
   const from = packageOf(args.importer);
   const bare = !/^(\.{0,2}\/|\/)/.test(args.path);
   if (bare && from && !packageOf(r.path)) return refused(`cannot import "${args.path}": it is not a dependency ${from} declares`);
   return refused(`cannot import "${args.path}"${from ? ` (in ${from})` : ""}: it resolves to a file outside the package and its dependencies`);
-}
-
-function allowedInTree(tree: string, path: string): boolean {
-  try {
-    return isInside(tree, real(path));
-  } catch {
-    return false;
-  }
 }
 
 /** Is this importer a file of the installed tree (whose imports are held inside it)? */
