@@ -114,6 +114,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     limits,
     retention: config.eventRetention,
     runRetention: config.runRetention,
+    runRetryMs: config.runRetryMs,
     version: VERSION,
     webhookBackoffMs: config.webhookBackoffMs,
     backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024, maxWaiting: config.maxBacklog, edgeLagMs: config.edgeLagMs },

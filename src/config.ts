@@ -62,6 +62,8 @@ export interface Config {
   npmCacheMb: number;
   /** workflow runs kept per workflow (the newest; suspended and running ones always) */
   runRetention: number;
+  /** a failed workflow step's first retry waits this long, doubling for each next one */
+  runRetryMs: number;
   /** what one package may unpack to, MiB */
   npmMaxPackageMb: number;
   /** what one save's packages may unpack to in all, MiB (at most the cache's cap) */
@@ -246,6 +248,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     npmAllow: list(e.TRIBUTARY_NPM_ALLOW),
     npmCacheMb: int("TRIBUTARY_NPM_CACHE_MB", e.TRIBUTARY_NPM_CACHE_MB, 2048, 1),
     runRetention: int("TRIBUTARY_RUN_RETENTION", e.TRIBUTARY_RUN_RETENTION, 1000, 1),
+    runRetryMs: int("TRIBUTARY_RUN_RETRY_MS", e.TRIBUTARY_RUN_RETRY_MS, 10_000, 1),
     // googleapis, the largest package we know components to use, unpacks to 235 MiB in 2,243 files
     npmMaxPackageMb: int("TRIBUTARY_NPM_MAX_PACKAGE_MB", e.TRIBUTARY_NPM_MAX_PACKAGE_MB, 512, 1),
     npmMaxSaveMb: int("TRIBUTARY_NPM_MAX_SAVE_MB", e.TRIBUTARY_NPM_MAX_SAVE_MB, 1024, 1),

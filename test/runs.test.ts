@@ -48,6 +48,8 @@ function runOf(user: User, w: Workflow, over: Partial<RunRow> = {}): RunRow {
     started_at_ms: started,
     ended_at_ms: status === "running" || status === "suspended" ? null : started + 5,
     due_at_ms: null,
+    partition: 0,
+    wait: null,
     ...over,
   };
 }
@@ -66,6 +68,7 @@ function stepOf(run: RunRow, idx: number, over: Partial<RunStepRow> = {}): RunSt
     logs: null,
     error: null,
     attempts: 1,
+    resume_data: null,
     ...over,
   };
 }
@@ -247,7 +250,8 @@ describe("workflow runs", () => {
     await commit({ runs: [run] });
     const res = await t.request("POST", `/v1/runs/${run.id}/replay`, { key: alice.key });
     assert.equal(res.status, 202, res.text);
-    assert.deepEqual(res.body, { data: { accepted: true } });
+    assert.equal(res.body.data.accepted, true);
+    assert.match(res.body.data.id, /^r_/);
     const emitted = await waitFor(async () => {
       const page = await get(alice, `/v1/workflows/${w.id}/event_summaries?expand=event`);
       return page.data.length > 0 ? page.data : undefined;
@@ -255,7 +259,7 @@ describe("workflow runs", () => {
     assert.deepEqual(emitted[0].event, { raw_event: event });
   });
 
-  it("POST /runs/{id}/cancel: a run that ended is a 409 conflict", async () => {
+  it("POST /runs/{id}/cancel: a suspended run is cancelled (its steps not ended skipped); one that ended is a 409 conflict", async () => {
     const w = await workflow(alice);
     const done = runOf(alice, w, { status: "succeeded" });
     const live = runOf(alice, w, { status: "suspended", due_at_ms: Date.now() + 60_000 });
@@ -263,11 +267,13 @@ describe("workflow runs", () => {
     const res = await t.request("POST", `/v1/runs/${done.id}/cancel`, { key: alice.key });
     assertErrorEnvelope(res, 409, "conflict");
     assert.match(res.body.error.message, /the run has ended: succeeded/);
-    // until the engine can stop a run, a live one is refused too, and says why
-    const refused = await t.request("POST", `/v1/runs/${live.id}/cancel`, { key: alice.key });
-    assertErrorEnvelope(refused, 409, "conflict");
-    assert.match(refused.body.error.message, /not available yet/);
-    assert.equal((await get(alice, `/v1/runs/${live.id}`)).data.status, "suspended");
+    await commit({ runSteps: [stepOf(live, 0, { status: "suspended" }), stepOf(live, 1, { status: "pending" })] });
+    const cancelled = await t.request("POST", `/v1/runs/${live.id}/cancel`, { key: alice.key });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(cancelled.body.data.status, "cancelled");
+    assert.ok(cancelled.body.data.ended_at_ms >= live.started_at_ms);
+    assert.deepEqual(cancelled.body.data.steps.map((s: any) => s.status), ["succeeded", "skipped"]);
+    assertErrorEnvelope(await t.request("POST", `/v1/runs/${live.id}/cancel`, { key: alice.key }), 409, "conflict");
   });
 
   it("retention (runTrims): the newest `keep` ended runs stay, live ones always; the others go with their steps", async () => {

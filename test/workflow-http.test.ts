@@ -25,11 +25,14 @@ async function workflow(user: User, steps: unknown[], trigger: Record<string, un
 
 const send = (w: any, body: unknown) => t.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body });
 
+// a run is listed from its first step's commit on: wait for it to end (the reply may go out
+// before the steps after $.respond() have run)
 const lastRun = (user: User, w: any) =>
   waitFor(async () => {
     const res = await t.request("GET", `/v1/workflows/${w.id}/runs`, { key: user.key });
-    return res.body.data[0];
-  }, 10_000, "a run");
+    const run = res.body.data[0];
+    return run && run.status !== "running" && run.status !== "suspended" ? run : undefined;
+  }, 10_000, "a run that ended");
 
 describe("custom_response and $.respond", () => {
   it("the reply is what a step gave $.respond(): status, headers, a JSON or text body", async () => {

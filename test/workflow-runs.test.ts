@@ -30,13 +30,14 @@ async function trigger(w: any, body: unknown): Promise<void> {
   assert.equal(res.status, 200, res.text);
 }
 
-/** waits for the workflow's runs to reach `n`; returns them newest first */
+/** waits for the workflow's runs to reach `n`, all ended; returns them newest first */
 const runs = (user: User, w: any, n = 1) =>
   waitFor(async () => {
     const res = await call(user, "GET", `/v1/workflows/${w.id}/runs`);
     assert.equal(res.status, 200, res.text);
-    return res.body.data.length >= n ? (res.body.data as any[]) : undefined;
-  }, 10_000, `${n} runs of ${w.id}`);
+    const list = res.body.data as any[];
+    return list.length >= n && list.every((r) => r.status !== "running" && r.status !== "suspended") ? list : undefined;
+  }, 10_000, `${n} ended runs of ${w.id}`);
 
 const run = async (user: User, id: string, expand = "") => {
   const res = await call(user, "GET", `/v1/runs/${id}${expand ? `?expand=${expand}` : ""}`);
@@ -129,7 +130,11 @@ describe("workflow runs, recorded as they run", () => {
     const [first] = await runs(user, w);
     const replay = await call(user, "POST", `/v1/runs/${first.id}/replay`);
     assert.equal(replay.status, 202, replay.text);
+    assert.match(replay.body.data.id, /^r_/);
     const list = await runs(user, w, 2);
-    assert.equal((await run(user, list[0].id)).steps[0].return_value, "again");
+    const replayed = await run(user, list[0].id);
+    assert.equal(replayed.id, replay.body.data.id);
+    assert.equal(replayed.replay_of, first.id);
+    assert.equal(replayed.steps[0].return_value, "again");
   });
 });

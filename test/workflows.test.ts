@@ -9,7 +9,7 @@ import {
 // Workflows (decisions §8) and their two event endpoints (api-v1 §4.2), black-box through the API.
 
 const PUBLIC_URL = "http://tributary.test";
-const WORKFLOW_FIELDS = ["active", "created_at", "deployment_id", "id", "name", "steps", "trigger", "updated_at"];
+const WORKFLOW_FIELDS = ["active", "created_at", "deployment_id", "id", "name", "settings", "steps", "trigger", "updated_at"];
 const CONTEXT_FIELDS = ["deployment_id", "id", "owner_id", "platform_version", "source_type", "ts", "verified", "workflow_id"];
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -22,6 +22,8 @@ export type ControlMessage =
   | { t: "inbox"; id: string }
   /** deliveries to a listener wait: its owner should read them */
   | { t: "deliveries"; id: string }
+  /** a run of workflow `id` was resumed or cancelled: the workflow's owner takes it up */
+  | { t: "run"; id: string; run: string; cancelled: boolean }
   /** an emitter (or only the user's subscriptions, lists or keys) changed: drop what is cached */
   | { t: "changed"; user: string; emitter?: string };
 

@@ -3390,6 +3390,17 @@ export interface paths {
                                         [key: string]: unknown;
                                     };
                                 }[];
+                                settings: {
+                                    /** @description a failed step runs again this many times (0-8), with backoff from 10 s, doubling */
+                                    retries: number;
+                                    /** @description not available yet: null */
+                                    concurrency: number | null;
+                                    /** @description not available yet: null */
+                                    rate: {
+                                        limit: number;
+                                        per_seconds: number;
+                                    } | null;
+                                };
                                 created_at: number;
                                 updated_at: number;
                             }[];
@@ -3478,6 +3489,8 @@ export interface paths {
                         trigger?: unknown;
                         /** @description boolean */
                         active?: unknown;
+                        /** @description {retries?: 0-8}: a failed step runs again, with backoff from 10 s doubling; null: the defaults */
+                        settings?: unknown;
                         /** @description comma-separated fields to include */
                         include?: string;
                         /** @description comma-separated fields to exclude */
@@ -3522,6 +3535,17 @@ export interface paths {
                                         [key: string]: unknown;
                                     };
                                 }[];
+                                settings: {
+                                    /** @description a failed step runs again this many times (0-8), with backoff from 10 s, doubling */
+                                    retries: number;
+                                    /** @description not available yet: null */
+                                    concurrency: number | null;
+                                    /** @description not available yet: null */
+                                    rate: {
+                                        limit: number;
+                                        per_seconds: number;
+                                    } | null;
+                                };
                                 created_at: number;
                                 updated_at: number;
                             };
@@ -3658,6 +3682,17 @@ export interface paths {
                                         [key: string]: unknown;
                                     };
                                 }[];
+                                settings: {
+                                    /** @description a failed step runs again this many times (0-8), with backoff from 10 s, doubling */
+                                    retries: number;
+                                    /** @description not available yet: null */
+                                    concurrency: number | null;
+                                    /** @description not available yet: null */
+                                    rate: {
+                                        limit: number;
+                                        per_seconds: number;
+                                    } | null;
+                                };
                                 created_at: number;
                                 updated_at: number;
                             };
@@ -3731,6 +3766,8 @@ export interface paths {
                         trigger?: unknown;
                         /** @description boolean */
                         active?: unknown;
+                        /** @description {retries?: 0-8}: a failed step runs again, with backoff from 10 s doubling; null: the defaults */
+                        settings?: unknown;
                         /** @description comma-separated fields to include */
                         include?: string;
                         /** @description comma-separated fields to exclude */
@@ -3775,6 +3812,17 @@ export interface paths {
                                         [key: string]: unknown;
                                     };
                                 }[];
+                                settings: {
+                                    /** @description a failed step runs again this many times (0-8), with backoff from 10 s, doubling */
+                                    retries: number;
+                                    /** @description not available yet: null */
+                                    concurrency: number | null;
+                                    /** @description not available yet: null */
+                                    rate: {
+                                        limit: number;
+                                        per_seconds: number;
+                                    } | null;
+                                };
                                 created_at: number;
                                 updated_at: number;
                             };
@@ -4544,6 +4592,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 accepted: boolean;
+                                /** @description the new run (`r_...`), replay_of the one replayed */
+                                id: string;
                             };
                         };
                     };

@@ -12,7 +12,7 @@ import { EnvVars } from "./env-vars/env-vars.ts";
 import { DataStores } from "./data-stores/data-stores.ts";
 import { DataStoreSweep } from "./data-stores/sweep.ts";
 import { Runs } from "./workflows/runs.ts";
-import { AppError } from "../lib/errors.ts";
+import { RunActions } from "./workflows/run-actions.ts";
 
 /** The domain, as the HTTP layer (and later the runtime) sees it. */
 export class Core {
@@ -25,6 +25,8 @@ export class Core {
   readonly workflows: Workflows;
   /** workflow runs: read, replayed, cancelled */
   readonly runs: Runs;
+  /** what changes runs from outside the engine: replays, cancels, resume and cancel URLs */
+  readonly runActions: RunActions;
   readonly webhooks: Webhooks;
   readonly accounts: Accounts;
   /** the users' environment variables (process.env in their runs) */
@@ -40,14 +42,10 @@ export class Core {
     this.components = new Components(deps);
     this.sources = new Sources(deps, this.components, this.runtime);
     this.workflows = new Workflows(deps, this.runtime, this.components);
+    this.runActions = new RunActions({ store: deps.store, secrets: deps.secrets, runtime: this.runtime, version: deps.version });
     this.runs = new Runs(deps.store, (user, id) => this.workflows.get(user, id), {
-      // until the engine takes them, a replay is a run-now of the event: its run has no replay_of
-      // and its context no `replay`
-      replay: (user, workflowId, eventJson) => this.workflows.runNow(user, workflowId, JSON.parse(eventJson)),
-      // the engine will stop a running or suspended run; until then, say so rather than pretend
-      cancel: async () => {
-        throw new AppError("conflict", "cancelling a running run is not available yet");
-      },
+      replay: (user, w, run) => this.runActions.replay(user, w, run),
+      cancel: (run) => this.runActions.cancel(run),
     });
     this.webhooks = new Webhooks(deps, this.runtime);
     this.accounts = new Accounts(deps, this.runtime.accountAuth, this.components);

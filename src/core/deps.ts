@@ -23,6 +23,8 @@ export interface CoreDeps {
   retention: number;
   /** workflow runs kept per workflow (suspended and running ones always) */
   runRetention: number;
+  /** a failed workflow step's first retry waits this long, doubling (workflows §3) */
+  runRetryMs: number;
   /** the service's version (a workflow error's platform_version) */
   version: string;
   /** waits between a webhook delivery's tries (decisions §5: 5 tries over about an hour) */

@@ -209,6 +209,11 @@ export const Workflow = Type.Object({
       props: Type.Record(Type.String(), Type.Unknown(), { description: 'configured props; secret values as {"secret": true}' }),
     }),
   ),
+  settings: Type.Object({
+    retries: Type.Integer({ description: "a failed step runs again this many times (0-8), with backoff from 10 s, doubling" }),
+    concurrency: Type.Union([Type.Integer(), Type.Null()], { description: "not available yet: null" }),
+    rate: Type.Union([Type.Object({ limit: Type.Integer(), per_seconds: Type.Integer() }), Type.Null()], { description: "not available yet: null" }),
+  }),
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
 });
@@ -225,6 +230,7 @@ export const WorkflowBody = Type.Object(
     ),
     trigger: Type.Optional(Type.Unknown({ description: '{type: "http"} | {type: "timer", interval_seconds | cron} | {type: "none"}' })),
     active: Type.Optional(Type.Unknown({ description: "boolean" })),
+    settings: Type.Optional(Type.Unknown({ description: "{retries?: 0-8}: a failed step runs again, with backoff from 10 s doubling; null: the defaults" })),
     ...Filter,
   },
 );

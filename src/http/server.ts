@@ -18,6 +18,7 @@ import { sourceRoutes } from "./routes/sources.ts";
 import { subscriptionRoutes } from "./routes/subscriptions.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { sseRoutes } from "./routes/sse.ts";
+import { runCallbackRoutes } from "./routes/run-callbacks.ts";
 import { ingressRoutes } from "./routes/ingress.ts";
 import { clusterRoutes } from "./routes/cluster.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
@@ -147,6 +148,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
   await sseRoutes(app, core, { idleTimeoutMs: opts.limits.idleTimeoutMs });
   app.addHook("onSend", sandboxEndpointReplies);
   await app.register(ingressRoutes(core));
+  await app.register(runCallbackRoutes(core));
   if (opts.clusterToken) await app.register(clusterRoutes(core, opts.clusterToken));
 
   await app.register(

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 // Secret prop values are stored encrypted at rest (components.md §2): AES-256-GCM, with a
 // random nonce per value, so equal secrets don't look equal in the store.
@@ -25,5 +25,22 @@ export class SecretBox {
     const decipher = createDecipheriv("aes-256-gcm", this.#key, raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  }
+
+  /**
+   * An unguessable token naming `text` for `purpose` (a run's resume URL): an HMAC under a key
+   * derived from this one, so nothing is stored, a token opens only what it names, and the
+   * service can give the same one out again.
+   */
+  token(purpose: string, text: string): string {
+    const key = createHmac("sha256", this.#key).update(`tributary:${purpose}`).digest();
+    return createHmac("sha256", key).update(text).digest("base64url");
+  }
+
+  /** whether `token` is token(purpose, text), compared in constant time */
+  checkToken(purpose: string, text: string, token: string): boolean {
+    const want = Buffer.from(this.token(purpose, text));
+    const got = Buffer.from(token);
+    return got.length === want.length && timingSafeEqual(got, want);
   }
 }

@@ -172,6 +172,19 @@ export interface StepReport {
   /** its console lines are the invocation's logs[logsFrom, logsTo) */
   logsFrom: number;
   logsTo: number;
+  /** it called $.flow.delay, suspend or rerun (the last call): the run waits after it */
+  flow?: StepFlow;
+}
+
+/** What a step asked the run to wait for (workflows §3). */
+export interface StepFlow {
+  kind: "delay" | "suspend" | "rerun";
+  /** the delay, the suspension's timeout, the rerun's delay */
+  ms: number;
+  /** rerun: the most reruns allowed */
+  max?: number;
+  /** rerun: the context passed, JSON text */
+  context?: string;
 }
 
 /** The ok result of an InvokeRequest. */

@@ -14,6 +14,7 @@ import { streamCountsSchema } from "./migrations/011_stream_counts.ts";
 import { envVarsSchema } from "./migrations/012_env_vars.ts";
 import { dataStoresSchema } from "./migrations/013_data_stores.ts";
 import { workflowRunsSchema } from "./migrations/014_workflow_runs.ts";
+import { runWaitsSchema } from "./migrations/015_run_waits.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -34,6 +35,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "012_env_vars": envVarsSchema(),
     "013_data_stores": dataStoresSchema(dialect),
     "014_workflow_runs": workflowRunsSchema(dialect),
+    "015_run_waits": runWaitsSchema(),
   };
 }
 

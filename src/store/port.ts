@@ -105,8 +105,20 @@ export interface WorkflowRow {
   trigger: WorkflowTrigger;
   steps: WorkflowStepRow[];
   endpoint_key: string | null;
+  /** how runs are retried and paced (workflows §3); null: the defaults */
+  settings: WorkflowSettings | null;
   created_at: number;
   updated_at: number;
+}
+
+/** A workflow's run settings (workflows §3). */
+export interface WorkflowSettings {
+  /** a failed step runs again this many times (0-8), with exponential backoff from 10 s */
+  retries?: number;
+  /** at most this many runs execute at once (null: no bound) */
+  concurrency?: number | null;
+  /** runs started per window (null: no bound) */
+  rate?: { limit: number; per_seconds: number } | null;
 }
 
 export interface WebhookRow {
@@ -475,8 +487,15 @@ export interface RunRow {
   replay_of: string | null;
   started_at_ms: number;
   ended_at_ms: number | null;
-  /** a suspended run resumes then (null: when its resume URL is called) */
+  /**
+   * When the engine takes the run up next: a waiting run's resume time (its delay, its suspension's
+   * timeout, a retry's backoff); null while a node runs it, or for a suspension with no timeout.
+   */
   due_at_ms: number | null;
+  /** the workflow's partition: a node scans the runs of the partitions it holds */
+  partition: number;
+  /** what a waiting run waits for (core/workflows/run-wait.ts), JSON; null while it runs */
+  wait: string | null;
 }
 
 /** A step of a run, as far as the run got. Values are JSON text (null: none). */
@@ -498,6 +517,8 @@ export interface RunStepRow {
   /** a JSON object {name, message, stack} */
   error: string | null;
   attempts: number;
+  /** the request that resumed the step's suspension ({method, headers, body}), JSON */
+  resume_data: string | null;
 }
 
 /** Workflow runs (workflows §3); written only by commits (CommitBatch.runs), read by the API. */
@@ -507,6 +528,25 @@ export interface RunStore {
   steps(runId: string): Promise<RunStepRow[]>;
   /** a workflow's runs, newest first; undefined for a cursor that is not a position in the list */
   list(workflowId: string, page: PageRequest, status?: RunStatus): Promise<Page<RunRow> | undefined>;
+  /** writes a run that starts later (a replay, queued): the engine takes it up when it is due */
+  create(run: RunRow, steps: RunStepRow[]): Promise<void>;
+  /** live runs of the partitions whose due time has come, soonest first */
+  due(partitions: readonly number[], now: number, limit: number): Promise<RunRow[]>;
+  /** running runs nobody has taken (due_at_ms null): a node running them stopped */
+  orphans(partitions: readonly number[], limit: number): Promise<RunRow[]>;
+  /** the soonest due time of the partitions' live runs (undefined: none) */
+  nextDue(partitions: readonly number[]): Promise<number | undefined>;
+  /**
+   * Ends a running or suspended run as `cancelled` (its steps not ended: skipped); false when it
+   * had ended already.
+   */
+  cancel(id: string, now: number): Promise<boolean>;
+  /**
+   * A waiting run's resume URL was called: when it still waits for exactly `wait` (the JSON it
+   * holds), records what resumed it (the step's resume_data, or the new wait) and makes it due
+   * now. False when it no longer waits for that.
+   */
+  resume(id: string, wait: string, change: { resumeData?: { idx: number; json: string }; wait: string }, now: number): Promise<boolean>;
 }
 
 export interface CommitBatch {

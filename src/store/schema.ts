@@ -118,6 +118,7 @@ export interface WorkflowsTable {
   trigger: string;
   steps: string;
   endpoint_key: string | null;
+  settings: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -236,6 +237,8 @@ export interface WorkflowRunsTable {
   started_at_ms: number;
   ended_at_ms: number | null;
   due_at_ms: number | null;
+  partition: number;
+  wait: string | null;
 }
 
 /** the steps a run reached, by (run_id, idx) */
@@ -252,6 +255,7 @@ export interface WorkflowRunStepsTable {
   logs: string | null;
   error: string | null;
   attempts: number;
+  resume_data: string | null;
 }
 
 export interface Database {

@@ -8,6 +8,7 @@ import type { Invocations } from "../runtime/invocations.ts";
 import type { Targets } from "../runtime/targets.ts";
 import type { Usage } from "../runtime/usage.ts";
 import type { Ownership } from "./ownership.ts";
+import type { RunWaker } from "../workflows/run-waker.ts";
 import { partitionOf } from "./partition.ts";
 
 // Which durable work this node runs, as its partitions come and go, and what it hears from the
@@ -30,6 +31,7 @@ export interface NodeWorkDeps {
   deliveries: Deliveries;
   timers: Timers;
   invocations: Invocations;
+  runWaker: RunWaker;
   targets: Targets;
   routes: Routes;
   usage: Usage;
@@ -58,11 +60,15 @@ export class NodeWork {
     // timers an edit or a delete stopped before its write failed (the source is still active).
     d.store.onRecovered(() => {
       this.#resumeOwned();
+      // runs whose step could not commit are running with nobody driving them
+      d.runWaker.scan(true);
       void this.#armTimers((id) => d.ownership.owns(id), true).catch((e) => d.log(e, "re-arming timers failed"));
     });
     d.bus.onBroadcast((m) => this.#onBroadcast(m));
     // one node: takes everything now; several: what its leases bring, now and as they change
     await d.ownership.start((gained, lost) => this.#ownershipChanged(gained, lost));
+    // waiting runs of what this node holds (and runs a stop cut short), then as they come due
+    d.runWaker.start();
     if (d.ownership.shared) {
       this.#sweep = setInterval(() => this.#resumeOwned(), SWEEP_MS);
       this.#sweep.unref();
@@ -137,6 +143,7 @@ export class NodeWork {
       await d.pump.resume();
       await this.#armTimers(inHeld, false);
       await d.deliveries.resume();
+      d.runWaker.scan(true);
     } catch (e) {
       d.log(e, "starting the work of partitions this node took failed; trying again shortly");
       const retry = setTimeout(() => void this.#takeUp(held), TAKE_UP_RETRY_MS);
@@ -158,6 +165,11 @@ export class NodeWork {
   #onBroadcast(m: ControlMessage): void {
     if (m.t === "inbox") this.#d.pump.wake(m.id);
     else if (m.t === "deliveries") this.#d.deliveries.wake(m.id);
+    else if (m.t === "run") {
+      if (!this.#d.ownership.owns(m.id)) return;
+      if (m.cancelled) this.#d.invocations.runs.cancelled(m.run);
+      else this.#d.runWaker.scan(false);
+    }
     else this.#applyInOrder(m.user, m.emitter);
   }
 

@@ -10,6 +10,7 @@ import type { Targets } from "../runtime/targets.ts";
 import type { Ownership } from "../cluster/ownership.ts";
 import type { Peers } from "../cluster/peers.ts";
 import type { Backlog } from "./backlog.ts";
+import type { WorkflowRow } from "../../store/port.ts";
 
 // HTTP sources' endpoints (decisions §6). Without customResponse a request is recorded in the
 // inbox, answered 200 {"success": true} once durable, and run afterwards; with customResponse
@@ -169,16 +170,34 @@ export class Ingress {
   }
 
   async #respond(t: Target, eventJson: string): Promise<HttpResponse> {
+    if (t.workflow) return this.#respondFromRun(t, t.workflow, eventJson);
     const result = await this.#inv.invoke(t, "run", eventJson);
     if (result.response) return result.response;
-    if (t.workflow) {
-      // workflows §4: a run that ends or fails without responding answers 502
-      const step = result.error?.cellId !== undefined ? t.workflow.steps.find((s) => s.id === result.error!.cellId) : undefined;
-      if (result.error) throw new AppError("step_failed", step ? `the workflow failed at step "${step.name}" before it responded` : "the workflow failed before it responded");
-      throw new AppError("no_response", "the workflow ended without calling $.respond()");
-    }
     if (result.error) throw new AppError("source_failed", "the source failed before it responded");
     throw new AppError("source_failed", "the source finished without calling this.http.respond()");
+  }
+
+  // workflows §4: the reply goes out once the step that called $.respond() has committed, while
+  // the run goes on; a run that ends, fails or waits without responding answers 502
+  #respondFromRun(t: Target, w: WorkflowRow, eventJson: string): Promise<HttpResponse> {
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const respond = (r: HttpResponse) => {
+        answered = true;
+        resolve(r);
+      };
+      this.#inv.invoke(t, "run", eventJson, { respond }).then(
+        (result) => {
+          if (answered) return;
+          const step = result.error?.cellId !== undefined ? w.steps.find((s) => s.id === result.error!.cellId) : undefined;
+          if (result.error) reject(new AppError("step_failed", step ? `the workflow failed at step "${step.name}" before it responded` : "the workflow failed before it responded"));
+          else reject(new AppError("no_response", "the workflow run ended (or is waiting) without calling $.respond()"));
+        },
+        (e: unknown) => {
+          if (!answered) reject(e);
+        },
+      );
+    });
   }
 }
 

@@ -34,10 +34,11 @@ test("workflow runs go with their group, the last write of a run wins, and a ref
     const run = (id: string, status: RunRow["status"], cursor: number): RunRow => ({
       id, workflow_id: "p_q", user_id: "u_q", deployment_id: "d_q", status, cursor, trigger_event: "{}", trigger_kind: "EMIT",
       summary: null, response_status: null, replay_of: null, started_at_ms: 1, ended_at_ms: status === "running" ? null : 2, due_at_ms: null,
+      partition: 0, wait: null,
     });
     const step = (runId: string, idx: number, cellId: string | null): RunStepRow => ({
       run_id: runId, idx, cell_id: cellId as string, name: `s${idx}`, status: "succeeded", started_at_ms: 1, ended_at_ms: 2,
-      return_value: String(idx), exports: null, logs: null, error: null, attempts: 1,
+      return_value: String(idx), exports: null, logs: null, error: null, attempts: 1, resume_data: null,
     });
     // added in one tick: one group, two step ends of one run in it
     const first = queue.add({ runs: [run("r_a", "running", 1)], runSteps: [step("r_a", 0, "c_0")] });

@@ -12,13 +12,14 @@ import { applyDedupe, byTs } from "./dedupe.ts";
 import { renderItem } from "../event-render.ts";
 import { runtimeProps } from "./runtime-props.ts";
 import type { Usage } from "./usage.ts";
-import { errorPayload, type InvocationContext, type TriggerKind } from "./error-events.ts";
+import { errorPayload, type InvocationContext } from "./error-events.ts";
 import { EventRows, type CachedState } from "./event-rows.ts";
 import { fanOut, MAX_HOPS } from "../flow/fan-out.ts";
 import type { Routes } from "../flow/routes.ts";
 import type { CoreMetrics } from "./metrics.ts";
-import { runContext, runRecord, RunTrims } from "../workflows/run-record.ts";
-import { newId } from "../../lib/ids.ts";
+import { RunTrims } from "../workflows/run-record.ts";
+import { RunDriver, type RunOptions } from "../workflows/run-driver.ts";
+import { triggerOf, type StepInvocation } from "./target.ts";
 
 // Runs one invocation of an emitter (a source, or a workflow's steps) and commits its result
 // (DESIGN §1): emits ordered by ts and deduped, db and dedupe state, $errors and $logs, usage,
@@ -43,6 +44,11 @@ export interface InvocationDeps {
   /** workflow runs kept per workflow (TRIBUTARY_RUN_RETENTION) */
   runRetention: number;
   version: string;
+  /** where resume and cancel URLs point (TRIBUTARY_PUBLIC_URL) */
+  publicUrl: string;
+  /** a failed workflow step's first retry after this, doubling (workflows §3: 10 s) */
+  runRetryMs: number;
+  log: (err: unknown, what: string) => void;
   metrics?: CoreMetrics;
   /** what a commit of an emitter's durable work must check (several nodes: its lease) */
   fence?: (emitterId: string) => CommitBatch["fence"];
@@ -60,14 +66,38 @@ export class Invocations {
   #stopping = false;
   /** told about every committed delivery, so it can be sent at once */
   onDeliveries: (rows: DeliveryRow[]) => void = () => {};
+  /** workflow runs, each step an invocation committed before the next (workflows §3) */
+  readonly runs: RunDriver;
 
   constructor(deps: InvocationDeps) {
     this.#d = deps;
     this.#rows = new EventRows(deps.store, deps.retention);
+    this.runs = new RunDriver({
+      store: deps.store,
+      secrets: deps.secrets,
+      publicUrl: deps.publicUrl,
+      version: deps.version,
+      retryBaseMs: deps.runRetryMs,
+      step: (t, opts, step) => this.#invoke(t, "run", undefined, { ...opts, step }),
+      settleOnly: (t, opts, result, step) => this.#settleOnly(t, opts, result, step),
+      halted: (id) => this.#stopping || this.#deleted.has(id),
+      log: deps.log,
+    });
   }
 
-  /** `eventJson`: the run's event as JSON text (it is text already in the inbox and deliveries) */
-  async invoke(t: Target, kind: InvocationKind, eventJson: string | undefined, opts: InvokeOptions = {}): Promise<InvokeResult> {
+  /**
+   * `eventJson`: the run's event as JSON text (it is text already in the inbox and deliveries).
+   * A workflow's run resolves once it has ended or waits (its steps commit one by one).
+   */
+  invoke(t: Target, kind: InvocationKind, eventJson: string | undefined, opts: RunOptions = {}): Promise<InvokeResult> {
+    if (t.workflow && kind === "run" && !opts.dryRun && !opts.step) return this.runs.start(t, eventJson, opts);
+    return this.#invoke(t, kind, eventJson, opts);
+  }
+
+  async #invoke(t: Target, kind: InvocationKind, eventJson: string | undefined, opts: InvokeOptions): Promise<InvokeResult> {
+    const step = opts.step;
+    // a step runs with its run's trigger event, whatever resumed it
+    if (step) eventJson = step.ctx.eventJson;
     opts = this.#withFence(t, opts);
     // counted as running before the first await, so the next quota check already sees it
     if (!opts.dryRun) this.#d.usage.begin(t.user);
@@ -79,12 +109,8 @@ export class Invocations {
       if (!opts.dryRun) this.#d.usage.end(t.user);
       throw e;
     });
-    const startedAt = Date.now();
-    const ctx: InvocationContext = { kind, startedAt, eventJson, trigger: triggerOf(opts) };
-    if (t.workflow && kind === "run" && !opts.dryRun) {
-      ctx.runId = newId("r_");
-      propValues.$run = runContext(t.workflow, { ...ctx, runId: ctx.runId }, this.#d.version, opts.delivery?.emitterId ?? t.workflow.id);
-    }
+    const ctx: InvocationContext = step ? step.ctx : { kind, startedAt: Date.now(), eventJson, trigger: triggerOf(opts) };
+    if (step) propValues.$run = step.run;
     const pending = this.#d.invoker.invoke({
       sourceId: t.source.id,
       owner: t.user.id,
@@ -98,7 +124,7 @@ export class Invocations {
       dbEpoch: state.epoch,
       limits: this.#d.limits,
       fetchAllow: this.#d.fetchAllow,
-      durable: opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined,
+      durable: step !== undefined || opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined,
       fresh: () => ({ db: state.row.db, dbEpoch: state.epoch }),
     });
     const metrics = this.#d.metrics;
@@ -136,6 +162,14 @@ export class Invocations {
     const state = await this.#rows.state(t.source);
     this.#d.usage.begin(t.user);
     await this.#inOrder(t, state, { kind, startedAt, eventJson: undefined, trigger: "EMIT" }, Promise.resolve(result), {});
+  }
+
+  /** Commits a workflow run's change that ran no step (its end, a suspension's timeout). */
+  async #settleOnly(t: Target, opts: InvokeOptions, result: InvokeResult, step: StepInvocation): Promise<void> {
+    opts = this.#withFence(t, { ...opts, step });
+    const state = await this.#rows.state(t.source);
+    this.#d.usage.begin(t.user);
+    await this.#inOrder(t, state, step.ctx, Promise.resolve(result), opts);
   }
 
   /** Records a refusal (quota...) on the emitter's $errors stream. */
@@ -236,8 +270,11 @@ export class Invocations {
       this.#d.usage.end(t.user);
       return Promise.resolve();
     }
+    const step = opts.step;
     // counted first, so that nothing below can leave the run counted as running
-    const usage = this.#d.usage.add(t.user, r.wallMs);
+    const usage = this.#d.usage.add(t.user, r.wallMs, step && !step.newRun ? 0 : 1);
+    // a workflow step's commit writes its run's state with its events (workflows §3)
+    const record = step?.settle(r, Date.now());
     const now = Date.now();
     const rows: EventRow[] = [];
     // what a source or workflow listener receives for each row: a workflow's emit is stored as
@@ -247,7 +284,9 @@ export class Invocations {
       rows.push(this.#rows.event(t, state, name, payload, meta, now));
       delivered.push(raw);
     };
-    const logs = r.logs.slice();
+    // a run's steps log onto one $logs event, committed with the step after which the run ends
+    // or waits (the steps' rows hold each one's own lines)
+    const logs = record ? record.logs : r.logs.slice();
     if (!r.error) {
       const { kept, warnings } = applyDedupe(t.component.meta.dedupe, byTs(r.emits), state.row.dedupe);
       for (const w of warnings) logs.push({ level: "warn", msg: w, ts: now });
@@ -257,17 +296,17 @@ export class Invocations {
       }
       if (r.db) state.row.db = r.db;
     }
-    for (const error of r.error ? [r.error, ...r.emitErrors] : r.emitErrors) {
+    // a step that will be retried puts its error on the run, not yet on $errors
+    const reported = r.error && (!record || record.reportError);
+    for (const error of reported ? [r.error!, ...r.emitErrors] : r.emitErrors) {
       add("$errors", errorPayload(t, ctx, error, this.#d.version), {});
     }
     if (logs.length > 0) add("$logs", JSON.stringify({ lines: logs }), {});
     const part: CommitPart = { states: [this.#rows.snapshot(state)], usage: [usage] };
-    // a workflow's run record commits with its events (workflows §3)
-    if (t.workflow && ctx.kind === "run") {
-      const record = runRecord(t.workflow, t.user.id, ctx, r, now);
+    if (record) {
       part.runs = [record.run];
       part.runSteps = record.steps;
-      if (this.#runTrims.due(t.workflow.id)) part.runTrims = [{ workflow_id: t.workflow.id, keep: this.#d.runRetention }];
+      if (step!.newRun && this.#runTrims.due(record.run.workflow_id)) part.runTrims = [{ workflow_id: record.run.workflow_id, keep: this.#d.runRetention }];
     }
     if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
     if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
@@ -276,10 +315,11 @@ export class Invocations {
     return this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx);
   }
 
-  // Durable work (an inbox row, a delivery, a timer tick) is the partition owner's: its commit
-  // checks the lease, so a node that lost it can't consume the row the new owner runs.
+  // Durable work (an inbox row, a delivery, a timer tick, a workflow run's step) is the partition
+  // owner's: its commit checks the lease, so a node that lost it can't consume the row the new
+  // owner runs.
   #withFence(t: Target, opts: InvokeOptions): InvokeOptions {
-    const durable = opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined;
+    const durable = opts.step !== undefined || opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined;
     const fence = durable && !opts.fence ? this.#d.fence?.(t.source.id) : undefined;
     return fence ? { ...opts, fence } : opts;
   }
@@ -328,12 +368,6 @@ export class Invocations {
     }
     if (out.deliveries.length > 0) this.onDeliveries(out.deliveries);
   }
-}
-
-function triggerOf(opts: InvokeOptions): TriggerKind {
-  if (opts.delivery) return "EMIT";
-  if (opts.timerNextDueMs !== undefined) return "TIMER";
-  return "HTTP";
 }
 
 /** The code a runner loads for the target: its bundle when it has one (npm packages, files). */

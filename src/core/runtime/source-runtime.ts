@@ -28,6 +28,7 @@ import { SoleOwnership, type Ownership } from "../cluster/ownership.ts";
 import { Announcements } from "../cluster/announcements.ts";
 import { Backlog } from "../flow/backlog.ts";
 import { NodeWork } from "../cluster/node-work.ts";
+import { RunWaker } from "../workflows/run-waker.ts";
 
 // Everything that makes sources and workflows run, wired once: invocations and their commits,
 // hooks, timers, the HTTP ingress, quotas, and the deliveries of events to listeners. Sources
@@ -53,6 +54,8 @@ export class SourceRuntime {
   /** the bound on accepted runs waiting (TRIBUTARY_MAX_BACKLOG) */
   readonly backlog: Backlog;
   readonly pump: InboxPump;
+  /** takes waiting workflow runs up again when they are due */
+  readonly runWaker: RunWaker;
   readonly ownership: Ownership;
   readonly #deps: CoreDeps;
   readonly #announce: Announcements;
@@ -90,10 +93,20 @@ export class SourceRuntime {
       fetchAllow: [...deps.fetchAllow],
       retention: deps.retention,
       runRetention: deps.runRetention,
+      runRetryMs: deps.runRetryMs,
+      publicUrl: deps.publicUrl,
+      log: (err, what) => this.log(err, what),
       metrics,
       fence: (id) => this.ownership.fence(id),
     });
     this.lifecycle = new Lifecycle(this.invocations);
+    this.runWaker = new RunWaker({
+      store: deps.store,
+      targets: this.targets,
+      driver: this.invocations.runs,
+      holds: (p) => this.ownership.holds(p),
+      log: (err, what) => this.log(err, what),
+    });
     this.quotas = new Quotas(this.usage, this.invocations);
     const log = (err: unknown, what: string) => this.log(err, what);
     this.timers = new Timers(deps.store, this.invocations, this.quotas, log, owns);
@@ -136,6 +149,7 @@ export class SourceRuntime {
       deliveries: this.deliveries,
       timers: this.timers,
       invocations: this.invocations,
+      runWaker: this.runWaker,
       targets: this.targets,
       routes: this.routes,
       usage: this.usage,
@@ -205,7 +219,21 @@ export class SourceRuntime {
     this.bus.end(emitterChannel(sourceId));
   }
 
+  /**
+   * A run of the workflow was resumed or cancelled through this node (its row says so already):
+   * the node that drives the workflow's runs takes it up.
+   */
+  runChanged(workflowId: string, runId: string, cancelled: boolean): void {
+    if (this.ownership.owns(workflowId)) {
+      if (cancelled) this.invocations.runs.cancelled(runId);
+      else this.runWaker.scan(false);
+    } else {
+      this.bus.broadcast({ t: "run", id: workflowId, run: runId, cancelled });
+    }
+  }
+
   async close(): Promise<void> {
+    this.runWaker.close();
     this.#node.stop();
     this.#announce.close();
     this.invocations.stop();

@@ -1,4 +1,6 @@
-import type { CommitBatch, ComponentRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
+import type { CommitBatch, ComponentRow, RunRow, RunStepRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
+import type { InvokeResult, LogLine } from "../../runtime/protocol.ts";
+import type { InvocationContext, TriggerKind } from "./error-events.ts";
 
 // What an invocation runs (an emitter with its owner and code) and what it consumes.
 
@@ -26,4 +28,25 @@ export interface InvokeOptions {
    * the same row in between).
    */
   fence?: CommitBatch["fence"];
+  /** one step of a workflow run (core/workflows/run-driver.ts) */
+  step?: StepInvocation;
+}
+
+/** A workflow step's invocation: what its isolate gets, and how its result changes its run. */
+export interface StepInvocation {
+  /** what the step's isolate gets as `$run` (isolate/workflow.js) */
+  run: Record<string, unknown>;
+  /** the run's invocation context (its $errors entries, the trigger) */
+  ctx: InvocationContext;
+  /** applies the step's result to the run, in commit order: the rows its commit writes */
+  settle: (r: InvokeResult, now: number) => { run: RunRow; steps: RunStepRow[]; reportError: boolean; logs: LogLine[] };
+  /** the run's first commit: it counts as one of the owner's invocations (later steps add time) */
+  newRun: boolean;
+}
+
+/** How an invocation was triggered, from what it consumes. */
+export function triggerOf(opts: InvokeOptions): TriggerKind {
+  if (opts.delivery) return "EMIT";
+  if (opts.timerNextDueMs !== undefined) return "TIMER";
+  return "HTTP";
 }

@@ -53,13 +53,14 @@ export class Usage {
     c.running = Math.max(0, c.running - 1);
   }
 
-  add(user: UserRow, wallMs: number): { user_id: string; day: string; invocations: number; compute_ms: number } {
+  /** `count`: 0 for a workflow step after a run's first (a run counts once; each step adds time) */
+  add(user: UserRow, wallMs: number, count = 1): { user_id: string; day: string; invocations: number; compute_ms: number } {
     const c = this.#counter(user);
     c.running = Math.max(0, c.running - 1);
     const computeMs = Math.max(0, Math.round(wallMs));
-    c.invocations += 1;
+    c.invocations += count;
     c.computeMs += computeMs;
-    return { user_id: user.id, day: c.day, invocations: 1, compute_ms: computeMs };
+    return { user_id: user.id, day: c.day, invocations: count, compute_ms: computeMs };
   }
 
   /** the users counted here (several nodes: whose totals to read back from the store) */

@@ -1,66 +1,153 @@
-import type { InvokeResult, StepReport } from "../../runtime/protocol.ts";
+import type { InvokeResult, LogLine } from "../../runtime/protocol.ts";
 import type { RunRow, RunStepRow, WorkflowRow } from "../../store/port.ts";
-import { newId } from "../../lib/ids.ts";
 import { workflowContext, type InvocationContext } from "../runtime/error-events.ts";
+import { partitionOf } from "../cluster/partition.ts";
+import { parseWait } from "./run-wait.ts";
 
-// The run record of one execution of a workflow (workflows §3): the run and each of its steps as
-// far as it got, built from the invocation's result and committed with its events, in the same
-// transaction. Steps the run never reached are `skipped`.
+// The record of one run (workflows §3) as the engine holds it between its steps: the run's row,
+// a row per step of the workflow, and the results of the steps that ended, as the JSON members
+// the next steps read as `steps`. Each step's commit writes the rows it changed (run-steps.ts
+// decides what a step's end does to them).
 
-/**
- * What a run's steps see as `steps.trigger.context` and `$.context` (workflows §2), handed to the
- * isolate with the run's props under `$run`, which no cell id can be.
- */
-export function runContext(w: WorkflowRow, ctx: InvocationContext & { runId: string }, version: string, emitterId: string) {
+export interface RunState {
+  run: RunRow;
+  /** one per step of the workflow, by position */
+  steps: RunStepRow[];
+  /** `"<name>":{...exports,"$return_value":...}` of each step that ended, by position */
+  results: Map<number, string>;
+  /** the rows (by position) changed since the last commit */
+  dirty: Set<number>;
+  /** what its steps see as their context */
+  context: RunContextInfo;
+  /** console lines of the steps run since the run's last $logs event */
+  logs: LogLine[];
+}
+
+/** What steps see as `steps.trigger.context` and `$.context` (workflows §2). */
+export type RunContextInfo = ReturnType<typeof workflowContext> & { workflow_name: string; emitter_id: string };
+
+/** The invocation context of a run's steps (errors, the trigger): the run's own, every step alike. */
+export function stepContext(run: RunRow): InvocationContext & { runId: string } {
+  return { kind: "run", startedAt: run.started_at_ms, eventJson: run.trigger_event, trigger: run.trigger_kind, runId: run.id };
+}
+
+function contextOf(w: WorkflowRow, run: RunRow, version: string, emitterId: string): RunContextInfo {
+  const context: RunContextInfo = { ...workflowContext(w, stepContext(run), version), workflow_name: w.name, emitter_id: emitterId };
+  return run.replay_of ? Object.assign(context, { replay: true }) : context;
+}
+
+function pendingStep(runId: string, w: WorkflowRow, idx: number): RunStepRow {
+  const step = w.steps[idx]!;
   return {
-    customResponse: w.trigger.type === "http" && w.trigger.custom_response === true,
-    context: { ...workflowContext(w, ctx, version), workflow_name: w.name, emitter_id: emitterId },
+    run_id: runId,
+    idx,
+    cell_id: step.id,
+    name: step.name,
+    status: "pending",
+    started_at_ms: null,
+    ended_at_ms: null,
+    return_value: null,
+    exports: null,
+    logs: null,
+    error: null,
+    attempts: 0,
+    resume_data: null,
   };
 }
 
-export function runRecord(w: WorkflowRow, userId: string, ctx: InvocationContext, r: InvokeResult, now: number): { run: RunRow; steps: RunStepRow[] } {
-  const reports = new Map<string, StepReport>((r.steps ?? []).map((s) => [s.cellId, s]));
-  const id = ctx.runId ?? newId("r_");
-  const exited = (r.steps ?? []).some((s) => s.status === "exited");
-  const steps = w.steps.map((step, idx): RunStepRow => {
-    const report = reports.get(step.id);
-    const failedHere = r.error?.cellId === step.id;
-    const row: RunStepRow = {
-      run_id: id,
-      idx,
-      cell_id: step.id,
-      name: step.name,
-      status: failedHere ? "failed" : report ? (report.status === "exited" ? "succeeded" : report.status) : "skipped",
-      started_at_ms: report?.startedAt ?? null,
-      ended_at_ms: report?.endedAt ?? (failedHere ? now : null),
-      return_value: report?.returnValue ?? null,
-      exports: report?.exports ?? null,
-      logs: report && report.logsTo > report.logsFrom ? JSON.stringify(r.logs.slice(report.logsFrom, report.logsTo)) : null,
-      error: failedHere ? JSON.stringify({ name: r.error!.name, message: r.error!.message, stack: r.error!.stack }) : null,
-      attempts: report || failedHere ? 1 : 0,
-    };
-    return row;
-  });
-  const summary = [...(r.steps ?? [])].reverse().find((s) => s.summary !== undefined)?.summary ?? null;
+export interface NewRun {
+  id: string;
+  startedAt: number;
+  trigger: RunRow["trigger_kind"];
+  eventJson: string | undefined;
+  replayOf?: string;
+  /** the emitter whose event started it (a delivery), else the workflow */
+  emitterId?: string;
+}
+
+/** A run just triggered: every step pending; nothing is written until its first step commits. */
+export function newRunState(w: WorkflowRow, userId: string, n: NewRun, version: string): RunState {
   const run: RunRow = {
-    id,
+    id: n.id,
     workflow_id: w.id,
     user_id: userId,
     deployment_id: w.deployment_id,
-    status: r.error ? "failed" : exited ? "exited" : "succeeded",
-    cursor: steps.filter((s) => s.status === "succeeded" || s.status === "failed").length,
-    trigger_event: ctx.eventJson ?? "null",
-    trigger_kind: ctx.trigger,
-    summary,
-    // an HTTP trigger was answered 200 {"success": true} when its request was accepted, or with
-    // what the run gave $.respond() (custom_response: a 502 without it)
-    response_status: ctx.trigger === "HTTP" ? (r.response?.status ?? (w.trigger.custom_response ? 502 : 200)) : null,
-    replay_of: null,
-    started_at_ms: ctx.startedAt,
-    ended_at_ms: now,
+    status: "running",
+    cursor: 0,
+    trigger_event: n.eventJson ?? "null",
+    trigger_kind: n.trigger,
+    summary: null,
+    // an HTTP trigger without custom_response was answered 200 {"success": true} when accepted
+    response_status: n.trigger === "HTTP" && !w.trigger.custom_response ? 200 : null,
+    replay_of: n.replayOf ?? null,
+    started_at_ms: n.startedAt,
+    ended_at_ms: null,
     due_at_ms: null,
+    partition: partitionOf(w.id),
+    wait: null,
   };
-  return { run, steps };
+  const steps = w.steps.map((_, idx) => pendingStep(n.id, w, idx));
+  return { run, steps, results: new Map(), dirty: new Set(steps.map((s) => s.idx)), context: contextOf(w, run, version, n.emitterId ?? w.id), logs: [] };
+}
+
+/**
+ * A run read back from the store (to resume it). The steps it ended keep their rows and results;
+ * from its cursor on it runs the workflow's current steps (a deployment since it started replaced
+ * them: their new cell ids and names are written with the next commit).
+ */
+export function loadedRunState(w: WorkflowRow, run: RunRow, rows: RunStepRow[], version: string): RunState {
+  const byIdx = new Map(rows.map((r) => [r.idx, r]));
+  const wait = parseWait(run.wait);
+  // the step a wait is about stays as it is (a rerun runs it again; a delay's step has ended)
+  const kept = wait ? Math.max(run.cursor, wait.idx + 1) : run.cursor;
+  const state: RunState = { run, steps: [], results: new Map(), dirty: new Set(), context: contextOf(w, run, version, w.id), logs: [] };
+  const last = Math.max(w.steps.length, ...rows.map((r) => r.idx + 1));
+  for (let idx = 0; idx < last; idx++) {
+    const row = byIdx.get(idx);
+    if (idx < kept && row) {
+      state.steps.push(row);
+    } else if (idx < w.steps.length) {
+      if (row && row.cell_id === w.steps[idx]!.id) state.steps.push(row);
+      else {
+        state.steps.push(pendingStep(run.id, w, idx));
+        state.dirty.add(idx);
+      }
+    } else if (row) {
+      // the workflow has fewer steps now: this one will never run
+      state.steps.push({ ...row, status: row.status === "pending" ? "skipped" : row.status });
+      state.dirty.add(idx);
+    }
+  }
+  for (const row of state.steps) if (row.status === "succeeded" || row.status === "suspended") state.results.set(row.idx, resultMember(row));
+  return state;
+}
+
+/** The `steps.<name>` member of an ended step: what it exported, its return value, its resume data. */
+export function resultMember(row: RunStepRow): string {
+  const parts: string[] = [];
+  if (row.exports !== null && row.exports.length > 2) parts.push(row.exports.slice(1, -1));
+  if (row.return_value !== null) parts.push(`"$return_value":${row.return_value}`);
+  if (row.resume_data !== null) parts.push(`"$resume_data":${row.resume_data}`);
+  return `${JSON.stringify(row.name)}:{${parts.join(",")}}`;
+}
+
+/** The results of the steps before `idx`, as one JSON object's text (the isolate parses it). */
+export function resultsBefore(state: RunState, idx: number): string {
+  const members: string[] = [];
+  for (const [i, member] of state.results) if (i < idx) members.push(member);
+  return `{${members.join(",")}}`;
+}
+
+/** The rows the next commit writes: the run's and the steps changed since the last one. */
+export function takeRows(state: RunState): { run: RunRow; steps: RunStepRow[] } {
+  const steps = [...state.dirty].sort((a, b) => a - b).map((i) => ({ ...state.steps[i]! }));
+  state.dirty.clear();
+  return { run: { ...state.run }, steps };
+}
+
+/** Logs of a step's invocation as its row holds them. */
+export function stepLogs(r: InvokeResult): string | null {
+  return r.logs.length > 0 ? JSON.stringify(r.logs) : null;
 }
 
 /**

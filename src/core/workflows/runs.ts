@@ -51,9 +51,9 @@ export interface RunView {
   steps?: RunStepView[];
 }
 
-export interface RunActions {
-  /** starts a new run of the workflow's current deployment with the event (JSON text) */
-  replay: (user: UserRow, workflowId: string, eventJson: string, replayOf: string) => Promise<void>;
+export interface RunControls {
+  /** starts a new run of the workflow's current deployment with the run's event; its id */
+  replay: (user: UserRow, w: WorkflowRow, run: RunRow) => Promise<string>;
   /** cancels a running or suspended run */
   cancel: (run: RunRow) => Promise<void>;
 }
@@ -89,10 +89,10 @@ function shown(json: string | null, max: number | undefined): unknown {
 export class Runs {
   readonly #store: Store;
   readonly #workflow: (user: UserRow, id: string) => Promise<WorkflowRow>;
-  readonly #actions: RunActions;
+  readonly #actions: RunControls;
 
   /** `workflow` is Workflows.get: the user's workflow, else a 404 */
-  constructor(store: Store, workflow: (user: UserRow, id: string) => Promise<WorkflowRow>, actions: RunActions) {
+  constructor(store: Store, workflow: (user: UserRow, id: string) => Promise<WorkflowRow>, actions: RunControls) {
     this.#store = store;
     this.#workflow = workflow;
     this.#actions = actions;
@@ -148,10 +148,10 @@ export class Runs {
     return out;
   }
 
-  /** a new run of the workflow's current deployment, with the run's trigger event */
-  async replay(user: UserRow, runId: string): Promise<void> {
+  /** a new run of the workflow's current deployment, with the run's trigger event; its id */
+  async replay(user: UserRow, runId: string): Promise<string> {
     const run = await this.get(user, runId);
-    await this.#actions.replay(user, run.workflow_id, run.trigger_event, run.id);
+    return this.#actions.replay(user, await this.#workflow(user, run.workflow_id), run);
   }
 
   /** cancels a running or suspended run; returns it as it is after */

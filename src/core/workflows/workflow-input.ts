@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import type { WorkflowTrigger } from "../../store/port.ts";
+import type { WorkflowSettings, WorkflowTrigger } from "../../store/port.ts";
 import { invalid, type FieldProblem } from "../../lib/errors.ts";
 
 // The body of POST/PUT /workflows (decisions §8), checked field by field so one 400 names every
@@ -10,6 +10,7 @@ export interface WorkflowInput {
   steps?: unknown;
   trigger?: unknown;
   active?: unknown;
+  settings?: unknown;
 }
 
 /** A step: exactly one of its own `code`, a saved component (`component_id`) or a registry `key`. */
@@ -104,6 +105,33 @@ export function checkTrigger(v: unknown, problems: FieldProblem[]): WorkflowTrig
     problems.push({ field: "trigger.interval_seconds", message: "must be an integer number of seconds >= 1 (or give cron)" });
   }
   return { type: "timer", interval_seconds: s as number, cron: null };
+}
+
+/**
+ * `settings` (workflows §3). null (or {}) is the defaults. Only `retries` is taken so far:
+ * concurrency and rate are refused with a clear message rather than accepted and not applied.
+ */
+export function checkSettings(v: unknown, problems: FieldProblem[]): WorkflowSettings | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  if (!isObject(v)) {
+    problems.push({ field: "settings", message: "must be an object {retries?}" });
+    return undefined;
+  }
+  const out: WorkflowSettings = {};
+  for (const key of Object.keys(v)) {
+    const value = v[key];
+    if (key === "retries") {
+      if (value === null || value === undefined) continue;
+      if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 8) problems.push({ field: "settings.retries", message: "must be an integer from 0 to 8" });
+      else if (value > 0) out.retries = value;
+    } else if (key === "concurrency" || key === "rate") {
+      if (value !== null && value !== undefined) problems.push({ field: `settings.${key}`, message: "is not available yet: give null or leave it out" });
+    } else {
+      problems.push({ field: `settings.${key}`, message: "is not a setting (retries)" });
+    }
+  }
+  return Object.keys(out).length === 0 ? null : out;
 }
 
 export function checkActive(v: unknown, problems: FieldProblem[]): boolean | undefined {

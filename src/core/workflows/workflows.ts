@@ -10,7 +10,7 @@ import { AutoSubscriptions } from "../auto-subscriptions.ts";
 import { endpointUrl, newEndpointKey } from "../endpoint.ts";
 import type { SourceRuntime } from "../runtime/source-runtime.ts";
 import { timerOf } from "../flow/timers.ts";
-import { checkActive, checkName, checkSteps, checkTrigger, throwIfAny, type StepInput, type WorkflowInput } from "./workflow-input.ts";
+import { checkActive, checkName, checkSettings, checkSteps, checkTrigger, throwIfAny, type StepInput, type WorkflowInput } from "./workflow-input.ts";
 
 // Workflows (decisions §8): an ordered list of steps run in the sandbox on a trigger (HTTP,
 // timer) or on deliveries. Every change makes a new deployment (`d_`) with new cell ids (`c_`),
@@ -24,6 +24,7 @@ export interface WorkflowView {
   deployment_id: string;
   trigger: Record<string, unknown>;
   steps: ReturnType<typeof stepView>[];
+  settings: { retries: number; concurrency: number | null; rate: { limit: number; per_seconds: number } | null };
   created_at: number;
   updated_at: number;
 }
@@ -54,6 +55,7 @@ export class Workflows {
       deployment_id: w.deployment_id,
       trigger,
       steps: w.steps.map(stepView),
+      settings: { retries: w.settings?.retries ?? 0, concurrency: w.settings?.concurrency ?? null, rate: w.settings?.rate ?? null },
       created_at: w.created_at,
       updated_at: w.updated_at,
     };
@@ -65,6 +67,7 @@ export class Workflows {
     const steps = checkSteps(input.steps, problems);
     const trigger = checkTrigger(input.trigger, problems) ?? { type: "none" };
     const active = checkActive(input.active, problems) ?? true;
+    const settings = checkSettings(input.settings, problems) ?? null;
     if (name === undefined && input.name === undefined) problems.push({ field: "name", message: "is required" });
     if (steps === undefined && input.steps === undefined) problems.push({ field: "steps", message: "is required" });
     throwIfAny(problems);
@@ -78,6 +81,7 @@ export class Workflows {
       trigger,
       steps: await this.#deployable(user, steps!),
       endpoint_key: trigger.type === "http" ? newEndpointKey() : null,
+      settings,
       created_at: now,
       updated_at: now,
     };
@@ -105,6 +109,7 @@ export class Workflows {
     const steps = checkSteps(input.steps, problems);
     const trigger = checkTrigger(input.trigger, problems);
     const active = checkActive(input.active, problems) ?? true;
+    const settings = checkSettings(input.settings, problems);
     throwIfAny(problems);
     const nextTrigger = trigger ?? current.trigger;
     const next: WorkflowRow = {
@@ -115,6 +120,7 @@ export class Workflows {
       trigger: nextTrigger,
       steps: steps ? await this.#deployable(user, steps, current.steps) : current.steps.map((s) => ({ ...s, id: newId("c_") })),
       endpoint_key: nextTrigger.type === "http" ? (current.endpoint_key ?? newEndpointKey()) : null,
+      settings: settings === undefined ? current.settings : settings,
       updated_at: nowSeconds(),
     };
     this.#rt.timers.cancel(id);

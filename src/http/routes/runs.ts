@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Core } from "../../core/core.ts";
 import { EVENT_PREVIEW_BYTES, RUN_STATUSES, STEP_VALUE_PREVIEW_BYTES, parseExpand } from "../../core/workflows/runs.ts";
-import { Accepted, Filter, IdParams, Paging, data, page, withErrors } from "../schemas.ts";
+import { Filter, IdParams, Paging, data, page, withErrors } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
 
 // Workflow runs (workflows §3): a workflow's runs, one run with its steps, replay and cancel.
@@ -37,6 +37,8 @@ export const Run = Type.Object({
   replay_of: nullable(Type.String({ description: "the run this one replays" })),
   steps: Type.Optional(Type.Array(RunStep, { description: "in order; absent in lists" })),
 });
+
+const Replayed = Type.Object({ accepted: Type.Boolean(), id: Type.String({ description: "the new run (`r_...`), replay_of the one replayed" }) });
 
 const Expand = { expand: Type.Optional(Type.String({ description: "`event` (the whole trigger event), `steps` (whole step values), or both: `event,steps`" })) };
 const RunParams = Type.Object({ run_id: Type.String() });
@@ -75,10 +77,10 @@ export function runRoutes(core: Core): FastifyPluginAsyncTypebox {
 
     app.post(
       "/runs/:run_id/replay",
-      { schema: { tags, params: RunParams, response: withErrors({ 202: data(Accepted) }, [409, 429]) } },
+      { schema: { tags, params: RunParams, response: withErrors({ 202: data(Replayed) }, [409, 429]) } },
       async (req, reply) => {
-        await runs.replay(req.user, req.params.run_id);
-        return reply.status(202).send({ data: { accepted: true } });
+        const id = await runs.replay(req.user, req.params.run_id);
+        return reply.status(202).send({ data: { accepted: true, id } });
       },
     );
 

@@ -316,7 +316,7 @@ export class Instance {
         if (running.cellId !== undefined) inv.stepStart(running.cellId);
         return;
       case "stepEnd":
-        return inv.stepEnd(args[0], args[1], args[2], args[3]);
+        return inv.stepEnd(args[0], args[1], args[2], args[3], args[4]);
       case "done": {
         // the emits that waited for the end (isolate/invoke.js); one the runner refuses fails the run
         let refused: InvocationError | undefined;

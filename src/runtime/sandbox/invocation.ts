@@ -1,7 +1,7 @@
 // What one invocation accumulates on the runner's side while the component runs: emits, logs,
 // the db working copy, the HTTP response, its timers and fetches. The isolate reaches it only
 // through the ops below, whose arguments are checked, never trusted.
-import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimits, LogLine, StepReport } from "../protocol.ts";
+import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimits, LogLine, StepFlow, StepReport } from "../protocol.ts";
 import type { DbState } from "./db-state.ts";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { checkResponseHeaders } from "./response-headers.ts";
@@ -128,7 +128,7 @@ export class Invocation {
   }
 
   /** The step that started last ended; what it returned and exported count toward the output. */
-  stepEnd(status: unknown, returnValue: unknown, exports: unknown, summary: unknown): void {
+  stepEnd(status: unknown, returnValue: unknown, exports: unknown, summary: unknown, flow: unknown): void {
     const step = this.#step;
     if (!step) return;
     this.#step = undefined;
@@ -144,6 +144,10 @@ export class Invocation {
       report[field] = value;
     }
     if (isStr(summary)) report.summary = cutBytes(summary as string, 4096);
+    if (typeof flow === "string") {
+      this.#take(Buffer.byteLength(flow), "$.flow.rerun() context");
+      report.flow = stepFlow(flow);
+    }
     this.steps.push(report);
   }
 
@@ -186,4 +190,20 @@ export class Invocation {
     this.timers.clear();
     this.#abort?.abort();
   }
+}
+
+const MAX_WAIT_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** What isolate/workflow.js says a step asked for, checked: everything the isolate says may lie. */
+function stepFlow(json: string): StepFlow {
+  const f = JSON.parse(json) as Record<string, unknown>;
+  const kind = f.kind === "delay" || f.kind === "suspend" || f.kind === "rerun" ? f.kind : undefined;
+  const ms = typeof f.ms === "number" && Number.isFinite(f.ms) ? Math.min(Math.max(0, Math.floor(f.ms)), MAX_WAIT_MS) : undefined;
+  if (!kind || ms === undefined) throw new TypeError("malformed $.flow request");
+  const out: StepFlow = { kind, ms };
+  if (kind === "rerun") {
+    out.max = typeof f.max === "number" && Number.isInteger(f.max) && f.max >= 0 ? f.max : 10;
+    if (typeof f.context === "string") out.context = f.context;
+  }
+  return out;
 }

@@ -23,6 +23,8 @@ const RUN_COLUMNS = [
   "started_at_ms",
   "ended_at_ms",
   "due_at_ms",
+  "partition",
+  "wait",
 ] as const satisfies readonly (keyof RunRow)[];
 
 const STEP_COLUMNS = [
@@ -38,13 +40,16 @@ const STEP_COLUMNS = [
   "logs",
   "error",
   "attempts",
+  "resume_data",
 ] as const satisfies readonly (keyof RunStepRow)[];
 
 /** `excluded` is the row the INSERT proposed, on SQLite and PostgreSQL alike */
 const setFromExcluded = (columns: readonly string[]) => columns.map((c) => `"${c}" = excluded."${c}"`).join(", ");
 
-// A run never changes hands: an update can't move it to another workflow or user.
-const RUN_UPSERT = `on conflict ("id") do update set ${setFromExcluded(RUN_COLUMNS.filter((c) => c !== "id" && c !== "workflow_id" && c !== "user_id"))}`;
+// A run never changes hands: an update can't move it to another workflow or user. A cancelled run
+// stays cancelled: a step that was running when it was cancelled still commits what it did, but
+// not the run's state.
+const RUN_UPSERT = `on conflict ("id") do update set ${setFromExcluded(RUN_COLUMNS.filter((c) => c !== "id" && c !== "workflow_id" && c !== "user_id"))} where "workflow_runs"."status" <> 'cancelled'`;
 const STEP_UPSERT = `on conflict ("run_id", "idx") do update set ${setFromExcluded(STEP_COLUMNS.filter((c) => c !== "run_id" && c !== "idx"))}`;
 
 /** the runs retention never removes: they are not over */

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database, WorkflowRunStepsTable, WorkflowRunsTable } from "../schema.ts";
 import type { RunRow, RunStepRow, RunStore } from "../port.ts";
 import { pageRows } from "./page.ts";
+import { LIVE_STATUSES } from "./commit-runs.ts";
 
 // Workflow runs (migration 014), as the API reads them. They are written only by commits
 // (commit-runs.ts); they go with their workflow (workflows.ts) or their user (users.ts).
@@ -24,6 +25,8 @@ function toRun(r: Selectable<WorkflowRunsTable>): RunRow {
     started_at_ms: Number(r.started_at_ms),
     ended_at_ms: num(r.ended_at_ms),
     due_at_ms: num(r.due_at_ms),
+    partition: Number(r.partition),
+    wait: r.wait,
   };
 }
 
@@ -41,6 +44,7 @@ function toStep(r: Selectable<WorkflowRunStepsTable>): RunStepRow {
     logs: r.logs,
     error: r.error,
     attempts: Number(r.attempts),
+    resume_data: r.resume_data,
   };
 }
 
@@ -59,6 +63,92 @@ export function runQueries(db: Kysely<Database>): RunStore {
       if (status !== undefined) where.status = status;
       const p = await pageRows<Selectable<WorkflowRunsTable>>(db, "workflow_runs", undefined, page, where);
       return p && { items: p.items.map(toRun), total: p.total };
+    },
+    async create(run, steps) {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto("workflow_runs").values(run).execute();
+        if (steps.length > 0) await trx.insertInto("workflow_run_steps").values(steps).execute();
+      });
+    },
+    // The scans below say `status in ('running', 'suspended')`, the partial index's condition
+    // (migration 014), so they read only live runs however many have ended.
+    async due(partitions, now, limit) {
+      if (partitions.length === 0) return [];
+      const rows = await db
+        .selectFrom("workflow_runs")
+        .selectAll()
+        .where("status", "in", LIVE_STATUSES)
+        .where("due_at_ms", "<=", now)
+        .where("partition", "in", partitions)
+        .orderBy("due_at_ms")
+        .limit(limit)
+        .execute();
+      return rows.map(toRun);
+    },
+    async orphans(partitions, limit) {
+      if (partitions.length === 0) return [];
+      const rows = await db
+        .selectFrom("workflow_runs")
+        .selectAll()
+        .where("status", "in", LIVE_STATUSES)
+        .where("status", "=", "running")
+        .where("due_at_ms", "is", null)
+        .where("partition", "in", partitions)
+        .orderBy("seq")
+        .limit(limit)
+        .execute();
+      return rows.map(toRun);
+    },
+    async nextDue(partitions) {
+      if (partitions.length === 0) return undefined;
+      const r = await db
+        .selectFrom("workflow_runs")
+        .select((eb) => eb.fn.min("due_at_ms").as("due"))
+        .where("status", "in", LIVE_STATUSES)
+        .where("due_at_ms", "is not", null)
+        .where("partition", "in", partitions)
+        .executeTakeFirst();
+      return r?.due === null || r?.due === undefined ? undefined : Number(r.due);
+    },
+    async cancel(id, now) {
+      return db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable("workflow_runs")
+          .set({ status: "cancelled", ended_at_ms: now, due_at_ms: null, wait: null })
+          .where("id", "=", id)
+          .where("status", "in", LIVE_STATUSES)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0) return false;
+        await trx
+          .updateTable("workflow_run_steps")
+          .set({ status: "skipped" })
+          .where("run_id", "=", id)
+          .where("status", "in", ["pending", "running"])
+          .execute();
+        await trx.updateTable("workflow_run_steps").set({ status: "succeeded" }).where("run_id", "=", id).where("status", "=", "suspended").execute();
+        return true;
+      });
+    },
+    async resume(id, wait, change, now) {
+      return db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable("workflow_runs")
+          .set({ due_at_ms: now, wait: change.wait })
+          .where("id", "=", id)
+          .where("status", "=", "suspended")
+          .where("wait", "=", wait)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0) return false;
+        if (change.resumeData) {
+          await trx
+            .updateTable("workflow_run_steps")
+            .set({ resume_data: change.resumeData.json })
+            .where("run_id", "=", id)
+            .where("idx", "=", change.resumeData.idx)
+            .execute();
+        }
+        return true;
+      });
     },
   };
 }

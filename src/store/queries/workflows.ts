@@ -14,6 +14,7 @@ function toRow(r: Selectable<WorkflowsTable>): WorkflowRow {
     trigger: JSON.parse(r.trigger),
     steps: JSON.parse(r.steps),
     endpoint_key: r.endpoint_key,
+    settings: r.settings === null ? null : JSON.parse(r.settings),
     created_at: Number(r.created_at),
     updated_at: Number(r.updated_at),
   };
@@ -28,6 +29,7 @@ function toColumns(w: WorkflowRow) {
     trigger: JSON.stringify(w.trigger),
     steps: JSON.stringify(w.steps),
     endpoint_key: w.endpoint_key,
+    settings: w.settings === null ? null : JSON.stringify(w.settings),
     created_at: w.created_at,
     updated_at: w.updated_at,
   };

@@ -8,7 +8,8 @@ import { evaluateProps } from "./expressions.js";
 
 const { apply, defineProperty } = Reflect;
 const { hasOwn, freeze, keys, create } = Object;
-const { stringify } = JSON;
+const { stringify, parse } = JSON;
+const { floor } = Math;
 
 const setOwn = (obj, key, value) => defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 
@@ -57,9 +58,65 @@ function json(value) {
 }
 
 /** Tells the runner how the step that started last ended (its run record, instance.ts "stepEnd"). */
-function report(status, value, exports, $) {
+function report(status, value, exports, $, flow) {
   const summary = typeof $.summary === "string" ? $.summary : undefined;
-  tell("stepEnd", status, json(value), keys(exports).length > 0 ? json(exports) : undefined, summary);
+  tell("stepEnd", status, json(value), keys(exports).length > 0 ? json(exports) : undefined, summary, flow === undefined ? undefined : stringify(flow));
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_WAIT_MS = 365 * DAY_MS;
+
+function waitMs(what, ms, fallback) {
+  if (ms === undefined && fallback !== undefined) return fallback;
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0 || ms > MAX_WAIT_MS) {
+    throw new RangeError(`${what} takes a number of milliseconds from 0 to ${MAX_WAIT_MS} (365 days)`);
+  }
+  return floor(ms);
+}
+
+/**
+ * $.flow of one step (workflows §3). delay, suspend and rerun don't stop the step: it ends as it
+ * would, and the run then waits (the last call wins); each returns the URLs that end the wait
+ * early or cancel the run, which the host signed for this step's execution.
+ */
+function makeFlow(run, state) {
+  const urls = () => freeze({ resume_url: run.urls?.resume_url, cancel_url: run.urls?.cancel_url });
+  return freeze({
+    exit(reason) {
+      state.exited = true;
+      throw flowExit(reason);
+    },
+    delay(ms) {
+      state.flow = { kind: "delay", ms: waitMs("$.flow.delay(ms)", ms) };
+      return urls();
+    },
+    suspend(timeoutMs) {
+      state.flow = { kind: "suspend", ms: waitMs("$.flow.suspend(timeoutMs)", timeoutMs, DAY_MS) };
+      return urls();
+    },
+    rerun(delayMs, context, maxReruns = 10) {
+      const max = typeof maxReruns === "number" && Number.isInteger(maxReruns) && maxReruns >= 0 ? maxReruns : 10;
+      const runs = typeof run.runs === "number" ? run.runs : 1;
+      if (runs > max) throw new Error(`$.flow.rerun(): this step has run again ${runs - 1} times already (maxReruns ${max})`);
+      const flow = { kind: "rerun", ms: waitMs("$.flow.rerun(delayMs)", delayMs), max };
+      if (context !== undefined) {
+        const text = stringify(context);
+        if (text === undefined) throw new TypeError("$.flow.rerun(): context must be JSON");
+        flow.context = text;
+      }
+      state.flow = flow;
+      return urls();
+    },
+  });
+}
+
+// the results of the steps before this one, as the host read them (JSON text)
+function priorResults(run) {
+  if (typeof run.results !== "string") return {};
+  const parsed = parse(run.results);
+  const out = {};
+  if (typeof parsed === "object" && parsed !== null) for (const k of keys(parsed)) setOwn(out, k, parsed[k]);
+  return out;
 }
 
 /**
@@ -84,21 +141,24 @@ export function makeWorkflow(steps, ...components) {
         },
       });
       const respondTo = run.customResponse === true ? respondOnce : noResponse;
-      let exited = false;
-      const flow = freeze({
-        exit(reason) {
-          exited = true;
-          throw flowExit(reason);
-        },
-      });
       const results = { trigger: run.context === undefined ? { event } : { event, context: run.context } };
-      const context = freeze({ ...run.context, run: freeze({ runs: 1 }) });
-      for (const step of list) {
+      const prior = priorResults(run);
+      for (const k of keys(prior)) if (k !== "trigger") setOwn(results, k, prior[k]);
+      const runInfo = { runs: typeof run.runs === "number" ? run.runs : 1 };
+      if (hasOwn(run, "rerunContext")) runInfo.context = run.rerunContext;
+      if (hasOwn(run, "callbackRequest")) runInfo.callback_request = run.callbackRequest;
+      const context = freeze({ ...run.context, run: freeze(runInfo) });
+      // the host runs one step per invocation (`run.step`) and commits it before the next; without
+      // it, every step runs (the runner's own tests)
+      const from = typeof run.step === "number" ? run.step : 0;
+      const to = typeof run.step === "number" ? run.step + 1 : list.length;
+      for (const step of list.slice(from, to)) {
         // Lets the runner put the step on a timeout or out-of-memory error it reports itself. Told,
         // not called: nothing waits for the answer, and it reaches the runner before any later call.
         tell("step", step.cellId);
         const exports = {};
-        const $ = { send, flow, context, respond: respondTo, export: (name, value) => void setOwn(exports, String(name), value) };
+        const state = { exited: false, flow: undefined };
+        const $ = { send, flow: makeFlow(run, state), context, respond: respondTo, export: (name, value) => void setOwn(exports, String(name), value) };
         // Older Pipedream steps emit through the global $send.
         globalThis.$send = send;
         let value;
@@ -109,12 +169,12 @@ export function makeWorkflow(steps, ...components) {
           const self = propsThis(step.component, values, create(step.component));
           value = await apply(step.component.run, self, [{ steps: results, $ }]);
         } catch (e) {
-          report(exited ? "exited" : "failed", undefined, exports, $);
-          if (exited) return;
+          report(state.exited ? "exited" : "failed", undefined, exports, $);
+          if (state.exited) return;
           throw new StepFailure(step.cellId, e);
         }
-        report(exited ? "exited" : "succeeded", value, exports, $);
-        if (exited) return;
+        report(state.exited ? "exited" : "succeeded", value, exports, $, state.exited ? undefined : state.flow);
+        if (state.exited || state.flow) return;
         // defineProperty: a step named "__proto__" must be a key like any other.
         setOwn(results, step.name, { ...exports, $return_value: value });
       }

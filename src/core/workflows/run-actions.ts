@@ -1,0 +1,89 @@
+import type { RunRow, Store, UserRow, WorkflowRow } from "../../store/port.ts";
+import type { SecretBox } from "../../lib/secret-box.ts";
+import { AppError, notFound } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import type { SourceRuntime } from "../runtime/source-runtime.ts";
+import { newRunState } from "./run-record.ts";
+import { checkWaitKey, parseWait, type RunWait, type WaitAction } from "./run-wait.ts";
+
+// What changes a run from outside the engine (workflows §3): a replay, a cancel through the API,
+// and the resume and cancel URLs a step's $.flow call gave out. Each writes the run's row first
+// (the store is the truth), then tells the node that drives the workflow's runs.
+
+/** The request that called a resume URL, as `$resume_data` / `callback_request` hold it. */
+export interface CallbackRequest {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export interface RunActionsDeps {
+  store: Store;
+  secrets: SecretBox;
+  runtime: SourceRuntime;
+  version: string;
+}
+
+export class RunActions {
+  readonly #d: RunActionsDeps;
+
+  constructor(deps: RunActionsDeps) {
+    this.#d = deps;
+  }
+
+  /**
+   * A new run of the workflow's current deployment with the run's trigger event, `replay_of` the
+   * run. Written as a queued run the engine takes up at once, so a 202 is durable.
+   */
+  async replay(user: UserRow, w: WorkflowRow, of: RunRow): Promise<string> {
+    if (!w.active) throw new AppError("conflict", "this workflow is disabled: enable it (active: true) to replay its runs");
+    const t = await this.#d.runtime.targets.get(w.id);
+    if (!t) throw notFound("workflow");
+    if (!(await this.#d.runtime.quotas.admit(t, "run"))) throw new AppError("quota_exceeded", "this account has used up its daily quota");
+    const now = Date.now();
+    const state = newRunState(w, user.id, { id: newId("r_"), startedAt: now, trigger: of.trigger_kind, eventJson: of.trigger_event, replayOf: of.id }, this.#d.version);
+    const queued: RunWait = { kind: "queued", idx: 0, runs: 1 };
+    state.run.wait = JSON.stringify(queued);
+    state.run.due_at_ms = now;
+    // an HTTP run's reply went to its own request; a replay has nobody to answer
+    if (state.run.trigger_kind === "HTTP") state.run.response_status = null;
+    await this.#d.store.runs.create(state.run, state.steps);
+    this.#d.runtime.runChanged(w.id, state.run.id, false);
+    return state.run.id;
+  }
+
+  /** Cancels a running or suspended run (409 once it has ended). */
+  async cancel(run: RunRow): Promise<void> {
+    if (!(await this.#d.store.runs.cancel(run.id, Date.now()))) throw new AppError("conflict", "the run has ended");
+    this.#d.runtime.runChanged(run.workflow_id, run.id, true);
+  }
+
+  /**
+   * A resume or cancel URL was called. `key` names the wait it was given out for; a key that
+   * isn't the run's reads like a missing run (404), a wait that is over is a 409.
+   */
+  async callback(runId: string, key: string, action: WaitAction, request: CallbackRequest): Promise<RunRow> {
+    const named = runId.startsWith("r_") ? checkWaitKey(this.#d.secrets, runId, key) : undefined;
+    const run = named ? await this.#d.store.runs.byId(runId) : undefined;
+    if (!named || !run) throw notFound("run");
+    if (action === "cancel") {
+      await this.cancel(run);
+      return run;
+    }
+    const wait = parseWait(run.wait);
+    if (run.status !== "suspended" || !wait || run.wait === null || wait.idx !== named.idx || wait.runs !== named.runs) {
+      throw new AppError("conflict", run.status === "suspended" || run.status === "running" ? "the run is not waiting for this URL any more" : `the run has ended: ${run.status}`);
+    }
+    if (((wait.kind === "delay" || wait.kind === "suspend") && wait.resumed) || (wait.kind === "rerun" && wait.callback !== undefined)) {
+      throw new AppError("conflict", "the run was resumed already");
+    }
+    const json = JSON.stringify(request);
+    let change: { resumeData?: { idx: number; json: string }; wait: string };
+    if (wait.kind === "rerun") change = { wait: JSON.stringify({ ...wait, callback: json }) };
+    else if (wait.kind === "delay" || wait.kind === "suspend") change = { resumeData: { idx: wait.idx, json }, wait: JSON.stringify({ ...wait, resumed: true }) };
+    else throw new AppError("conflict", "the run is not waiting for this URL any more");
+    if (!(await this.#d.store.runs.resume(run.id, run.wait, change, Date.now()))) throw new AppError("conflict", "the run is not waiting for this URL any more");
+    this.#d.runtime.runChanged(run.workflow_id, run.id, false);
+    return run;
+  }
+}

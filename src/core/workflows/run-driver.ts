@@ -1,0 +1,207 @@
+import type { HttpResponse, InvokeResult } from "../../runtime/protocol.ts";
+import type { RunRow, Store, WorkflowRow } from "../../store/port.ts";
+import type { SecretBox } from "../../lib/secret-box.ts";
+import { newId } from "../../lib/ids.ts";
+import { triggerOf, type InvokeOptions, type StepInvocation, type Target } from "../runtime/target.ts";
+import { loadedRunState, newRunState, resultsBefore, takeRows, stepContext, type RunState } from "./run-record.ts";
+import { afterWait, settleStep, takeUp, type Next } from "./run-steps.ts";
+import { waitUrls } from "./run-wait.ts";
+
+// Runs a workflow run step by step (workflows §3): each step is an invocation of its own whose
+// result commits (its events, its row, the run's state) before the next step starts, so a crash
+// never loses an ended step nor runs a committed one again. The first step's commit also consumes
+// what triggered the run (its inbox row, delivery or timer tick); from then on the run's row is
+// the durable record, and a run that waits (delay, suspend, rerun, retry) or was cut short by a
+// stop is taken up again by the RunWaker (run-waker.ts) on whichever node holds its partition.
+//
+// Between steps the runner is free for other runs of the workflow: its steps queue with theirs,
+// so a busy workflow keeps its runner busy while each step's commit is written.
+
+const MAX_RUN_LOG_LINES = 1000;
+
+export interface RunDriverDeps {
+  store: Store;
+  secrets: SecretBox;
+  publicUrl: string;
+  version: string;
+  /** the first retry's backoff, doubling after (TRIBUTARY_RUN_RETRY_MS, 10 s) */
+  retryBaseMs: number;
+  /** invokes a step and commits its result; resolves once committed */
+  step: (t: Target, opts: InvokeOptions, step: StepInvocation) => Promise<InvokeResult>;
+  /** commits what a run did without running a step (a suspension's timeout, a run's end) */
+  settleOnly: (t: Target, opts: InvokeOptions, result: InvokeResult, step: StepInvocation) => Promise<void>;
+  /** whether results of the emitter are no longer committed (the service stops, it was deleted) */
+  halted: (emitterId: string) => boolean;
+  log: (err: unknown, what: string) => void;
+}
+
+export interface RunOptions extends InvokeOptions {
+  /** the run replays this one (POST /runs/{id}/replay) */
+  replayOf?: string;
+  /** custom_response: told the reply once the step that gave it has committed */
+  respond?: (response: HttpResponse) => void;
+}
+
+export class RunDriver {
+  readonly #d: RunDriverDeps;
+  /** runs this node drives now: the waker doesn't take them up twice */
+  readonly #inFlight = new Set<string>();
+  /** runs cancelled while this node drove them: they stop before their next step */
+  readonly #cancelled = new Set<string>();
+  /** told of every wait a commit here scheduled (its due time), so the waker can arm for it */
+  onWait: (dueAtMs: number) => void = () => {};
+
+  constructor(deps: RunDriverDeps) {
+    this.#d = deps;
+  }
+
+  inFlight(runId: string): boolean {
+    return this.#inFlight.has(runId);
+  }
+
+  /** The run was cancelled (its row says so already): it stops before its next step here. */
+  cancelled(runId: string): void {
+    if (this.#inFlight.has(runId)) this.#cancelled.add(runId);
+  }
+
+  /**
+   * A new run of `t`'s workflow. Resolves when it has ended or waits; rejects only when its first
+   * step's commit failed (what triggered it is still there, and runs again).
+   */
+  async start(t: Target, eventJson: string | undefined, opts: RunOptions): Promise<InvokeResult> {
+    const w = t.workflow!;
+    const state = newRunState(
+      w,
+      t.user.id,
+      {
+        id: newId("r_"),
+        startedAt: Date.now(),
+        trigger: triggerOf(opts),
+        eventJson,
+        ...(opts.replayOf ? { replayOf: opts.replayOf } : {}),
+        ...(opts.delivery?.emitterId ? { emitterId: opts.delivery.emitterId } : {}),
+      },
+      this.#d.version,
+    );
+    if (w.steps.length === 0) {
+      const next = afterWait(w, state, Date.now()).next;
+      await this.#d.settleOnly(t, opts, emptyResult(), this.#invocation(t, state, next, { newRun: true }));
+      return emptyResult();
+    }
+    return this.#drive(t, state, { kind: "step", idx: 0, runs: 1, attempt: 1 }, opts, undefined, true);
+  }
+
+  /** Takes up a run the store says is due (or orphaned): its next step, a timeout, or its end. */
+  async resume(t: Target, row: RunRow): Promise<void> {
+    if (this.#inFlight.has(row.id)) return;
+    const w = t.workflow!;
+    this.#inFlight.add(row.id);
+    try {
+      // read again now that it is marked as driven here: the row a scan read may be older than a
+      // step this node committed since (that step must not run again)
+      const fresh = await this.#d.store.runs.byId(row.id);
+      const now = Date.now();
+      if (!fresh || (fresh.status !== "running" && fresh.status !== "suspended")) return;
+      if (fresh.due_at_ms !== null ? fresh.due_at_ms > now : fresh.status !== "running") return;
+      row = fresh;
+      const state = loadedRunState(w, row, await this.#d.store.runs.steps(row.id), this.#d.version);
+      const { next, timeout, rerun } = afterWait(w, state, now);
+      if (next.kind !== "step") {
+        const result = emptyResult();
+        if (timeout) result.error = timeout;
+        await this.#d.settleOnly(t, {}, result, this.#invocation(t, state, next, { reportError: Boolean(timeout) }));
+        return;
+      }
+      takeUp(state);
+      await this.#drive(t, state, next, {}, rerun, false);
+    } finally {
+      this.#inFlight.delete(row.id);
+    }
+  }
+
+  async #drive(t: Target, state: RunState, next: Next, opts: RunOptions, rerun: Rerun | undefined, newRun: boolean): Promise<InvokeResult> {
+    const runId = state.run.id;
+    this.#inFlight.add(runId);
+    let last = emptyResult();
+    let responded = false;
+    let first = true;
+    try {
+      while (next.kind === "step") {
+        if (this.#cancelled.has(runId) || this.#d.halted(t.source.id)) break;
+        let after = { kind: "end" } as Next;
+        const inv = this.#invocation(t, state, next, { newRun: first && newRun, ...(rerun ? { rerun } : {}), onNext: (n) => (after = n) });
+        rerun = undefined;
+        try {
+          last = await this.#d.step(t, first ? opts : {}, inv);
+        } catch (e) {
+          // the first step's trigger is still there (it runs again); after it, the run's row is
+          // what the store has, and the waker takes it up again once the store takes writes
+          if (first) throw e;
+          this.#d.log(e, `committing a step of run ${runId} failed; the run goes on once the store takes writes again`);
+          break;
+        }
+        first = false;
+        if (last.response && !responded && opts.respond) {
+          responded = true;
+          opts.respond(last.response);
+        }
+        next = after;
+      }
+      if (state.run.due_at_ms !== null && state.run.status !== "cancelled") this.onWait(state.run.due_at_ms);
+      return last;
+    } finally {
+      this.#inFlight.delete(runId);
+      this.#cancelled.delete(runId);
+    }
+  }
+
+  /**
+   * The invocation of one step of the run; `onNext` hears what follows it once its result is
+   * applied. A `next` that is not a step (the run ends or times out) runs nothing.
+   */
+  #invocation(t: Target, state: RunState, next: Next, o: { newRun?: boolean; reportError?: boolean; rerun?: Rerun; onNext?: (n: Next) => void }): StepInvocation {
+    const w = t.workflow!;
+    const run: Record<string, unknown> = { customResponse: w.trigger.type === "http" && w.trigger.custom_response === true, context: state.context };
+    const step = next.kind === "step" ? next : undefined;
+    if (step) {
+      run.step = step.idx;
+      run.runs = step.runs;
+      run.results = resultsBefore(state, step.idx);
+      run.urls = waitUrls(this.#d.secrets, this.#d.publicUrl, state.run.id, step.idx, step.runs);
+      if (o.rerun?.context !== undefined) run.rerunContext = JSON.parse(o.rerun.context);
+      if (o.rerun?.callback !== undefined) run.callbackRequest = JSON.parse(o.rerun.callback);
+    }
+    const settings = { retries: retriesOf(w), retryBaseMs: this.#d.retryBaseMs };
+    return {
+      run,
+      ctx: stepContext(state.run),
+      newRun: o.newRun === true,
+      settle: (r, now) => {
+        let reportError = o.reportError === true;
+        let goesOn = false;
+        if (step) {
+          const out = settleStep(w, state, step, r, now, settings);
+          reportError = out.reportError;
+          goesOn = out.next.kind === "step";
+          o.onNext?.(out.next);
+        }
+        // bounded: a run's $logs event holds its first MAX_RUN_LOG_LINES lines (each step's row has its own)
+        for (const line of r.logs) if (state.logs.length < MAX_RUN_LOG_LINES) state.logs.push(line);
+        const logs = goesOn ? [] : state.logs.splice(0);
+        return { ...takeRows(state), reportError, logs };
+      },
+    };
+  }
+}
+
+type Rerun = { context?: string; callback?: string };
+
+/** settings.retries (workflows §3), 0 when the workflow has none */
+function retriesOf(w: WorkflowRow): number {
+  const n = w.settings?.retries;
+  return typeof n === "number" && Number.isInteger(n) && n > 0 ? Math.min(n, 8) : 0;
+}
+
+function emptyResult(): InvokeResult {
+  return { emits: [], db: null, logs: [], emitErrors: [], wallMs: 0 };
+}

@@ -1,0 +1,124 @@
+import { PARTITIONS, type RunRow, type Store } from "../../store/port.ts";
+import { MAX_TIMER_MS } from "../../lib/clock.ts";
+import type { Targets } from "../runtime/targets.ts";
+import type { RunDriver } from "./run-driver.ts";
+
+// Takes waiting runs up again when their time comes (workflows §3): delays, suspensions' timeouts
+// and resumes, reruns, retries' backoffs, and runs a stopped node left running. The store is the
+// schedule: one timer here for the soonest due time of the partitions this node holds, armed
+// again after every scan and by every wait a commit here schedules; 100,000 suspended runs cost
+// rows, not timers. A scan also runs at start, when partitions are gained, when the store
+// recovers, when another node says a run of ours was resumed, and every SWEEP_MS in case a
+// message was lost.
+
+const BATCH = 512;
+/** runs taken up at once: the rest stay due in the store, and are read when these end */
+const MAX_ACTIVE = 128;
+const SWEEP_MS = 5000;
+
+export interface RunWakerDeps {
+  store: Store;
+  targets: Targets;
+  driver: RunDriver;
+  /** whether this node holds the partition */
+  holds: (partition: number) => boolean;
+  log: (err: unknown, what: string) => void;
+}
+
+export class RunWaker {
+  readonly #d: RunWakerDeps;
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Infinity;
+  #sweep: NodeJS.Timeout | undefined;
+  #active = 0;
+  #scanning = false;
+  /** a scan was asked for while one ran (`orphans`: it must look for orphaned runs too) */
+  #again: { orphans: boolean } | undefined;
+  #closed = false;
+
+  constructor(deps: RunWakerDeps) {
+    this.#d = deps;
+    deps.driver.onWait = (due) => this.arm(due);
+  }
+
+  start(): void {
+    this.#sweep = setInterval(() => this.scan(false), SWEEP_MS);
+    this.#sweep.unref();
+    this.scan(true);
+  }
+
+  close(): void {
+    this.#closed = true;
+    clearInterval(this.#sweep);
+    clearTimeout(this.#timer);
+  }
+
+  /** A run here waits until `dueAtMs`: scan then, unless a scan is armed sooner. */
+  arm(dueAtMs: number): void {
+    if (this.#closed || dueAtMs >= this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = dueAtMs;
+    this.#timer = setTimeout(() => {
+      this.#timerAt = Infinity;
+      this.scan(false);
+    }, Math.min(MAX_TIMER_MS, Math.max(0, dueAtMs - Date.now())));
+    this.#timer.unref?.();
+  }
+
+  /** Reads the due runs now (`orphans`: and running runs no node drives: at start, on takeover). */
+  scan(orphans: boolean): void {
+    if (this.#closed) return;
+    if (this.#scanning) {
+      this.#again = { orphans: orphans || (this.#again?.orphans ?? false) };
+      return;
+    }
+    this.#scanning = true;
+    void this.#scan(orphans)
+      .catch((e: unknown) => this.#d.log(e, "reading workflow runs that are due failed; trying again shortly"))
+      .finally(() => {
+        this.#scanning = false;
+        const again = this.#again;
+        this.#again = undefined;
+        if (again) this.scan(again.orphans);
+      });
+  }
+
+  async #scan(orphans: boolean): Promise<void> {
+    const held = Array.from({ length: PARTITIONS }, (_, p) => p).filter((p) => this.#d.holds(p));
+    if (held.length === 0) return;
+    const store = this.#d.store.runs;
+    if (orphans) for (const run of await store.orphans(held, BATCH)) this.#take(run);
+    const now = Date.now();
+    for (const run of await store.due(held, now, BATCH)) this.#take(run);
+    const next = await store.nextDue(held);
+    // runs already due are taken (or wait for room: #take scans again when room frees)
+    if (next !== undefined && next > now) this.arm(next);
+  }
+
+  #take(run: RunRow): void {
+    if (this.#closed || this.#d.driver.inFlight(run.id)) return;
+    if (this.#active >= MAX_ACTIVE) {
+      this.#again ??= { orphans: false };
+      return;
+    }
+    this.#active += 1;
+    void this.#resume(run)
+      .catch((e: unknown) => this.#d.log(e, `taking up workflow run ${run.id} failed; it is tried again shortly`))
+      .finally(() => {
+        this.#active -= 1;
+        // a scan that found no room asked for another; it runs once room frees
+        if (this.#again && !this.#scanning) {
+          const again = this.#again;
+          this.#again = undefined;
+          this.scan(again.orphans);
+        }
+      });
+  }
+
+  async #resume(run: RunRow): Promise<void> {
+    const t = await this.#d.targets.get(run.workflow_id);
+    // the workflow is gone: its runs went with it (a row read just before the delete)
+    if (!t?.workflow) return;
+    await this.#d.driver.resume(t, run);
+  }
+}

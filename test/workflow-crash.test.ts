@@ -1,0 +1,121 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { postgresFor } from "./helpers.ts";
+import { startService as start, stopService as stop } from "./service-process.ts";
+import { openStore } from "../src/store/store.ts";
+
+// workflows §3: "a run interrupted by a crash resumes at the first step that had not committed,
+// never re-running a committed step". The service process runs a 4-step workflow (half the runs
+// wait in $.flow.delay after their second step, every run's third step takes a while) and is
+// killed with SIGKILL while runs are suspended and others mid-step. The steps committed at the
+// kill are read from the store while the service is down; after a restart every accepted run
+// completes, and every step that had committed ran exactly once (each step counts itself on a
+// local server). Steps cut short by the kill ran again: that is allowed, they hadn't committed.
+
+const RUNS = 16;
+
+test("kill -9 with runs suspended and mid-step: every run completes, no committed step runs twice", { timeout: 120_000 }, async (t) => {
+  const hits = new Map<string, number>();
+  const counter = createServer((req, res) => {
+    hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
+    res.end("{}");
+  });
+  await new Promise<void>((r) => counter.listen(0, "127.0.0.1", r));
+  const port = (counter.address() as AddressInfo).port;
+  const dataDir = mkdtempSync(join(tmpdir(), "tributary-wf-crash-"));
+  const pg = await postgresFor();
+  const adminKey = "crash-admin-key";
+  const env = {
+    TRIBUTARY_STORE: "sqlite",
+    ...pg?.env,
+    TRIBUTARY_DATA_DIR: dataDir,
+    TRIBUTARY_ADMIN_KEY: adminKey,
+    TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}`,
+  };
+  const hit = (name: string) => `await fetch("http://127.0.0.1:${port}/" + steps.trigger.context.id + "/${name}");`;
+  const code = (body: string) => `export default { async run({ steps, $ }) { ${body} } };`;
+  let service = await start(env);
+  try {
+    const api = (url: string, method: string, path: string, body?: unknown) =>
+      fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const created = await api(service.url, "POST", "/v1/workflows", {
+      name: "crash",
+      trigger: { type: "http" },
+      steps: [
+        { name: "a", code: code(`${hit("a")} return 1;`) },
+        { name: "b", code: code(`${hit("b")} if (steps.trigger.event.body.wait) $.flow.delay(3000); return 2;`) },
+        { name: "c", code: code(`${hit("c")} await new Promise((r) => setTimeout(r, 150)); return 3;`) },
+        { name: "d", code: code(`${hit("d")} return steps.a.$return_value + steps.b.$return_value + steps.c.$return_value;`) },
+      ],
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const w = created.body.data;
+    const endpoint = new URL(w.trigger.endpoint_url).pathname;
+    for (let i = 0; i < RUNS; i++) {
+      const res = await fetch(`${service.url}${endpoint}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ i, wait: i % 2 === 0 }) });
+      assert.equal(res.status, 200);
+    }
+    // kill once some runs wait in their delay and others are still going through their steps
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const suspended = await api(service.url, "GET", `/v1/workflows/${w.id}/runs?status=suspended`);
+      if (suspended.body.data.length >= 2) break;
+      if (Date.now() > deadline) throw new Error("no runs were suspended");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await stop(service.child, "SIGKILL");
+
+    // what had committed when the service died
+    const store = await openStore(pg ? { kind: "postgres", dataDir, databaseUrl: pg.env.DATABASE_URL } : { kind: "sqlite", dataDir });
+    const committed: string[] = [];
+    let suspendedAtKill = 0;
+    let unfinishedAtKill = 0;
+    try {
+      const page = await store.runs.list(w.id, { limit: 100 });
+      for (const run of page?.items ?? []) {
+        if (run.status === "suspended") suspendedAtKill++;
+        if (run.status !== "succeeded") unfinishedAtKill++;
+        for (const s of await store.runs.steps(run.id)) if (s.status === "succeeded" || s.status === "suspended") committed.push(`/${run.id}/${s.name}`);
+      }
+    } finally {
+      await store.close();
+    }
+    assert.ok(suspendedAtKill >= 2, `${suspendedAtKill} runs were suspended at the kill`);
+    assert.ok(unfinishedAtKill > 0);
+
+    service = await start(env);
+    const runs = await (async () => {
+      for (const until = Date.now() + 60_000; ; ) {
+        const all = await api(service.url, "GET", `/v1/workflows/${w.id}/runs?limit=100`);
+        const list = all.body.data as any[];
+        if (list.length === RUNS && list.every((r) => r.status === "succeeded")) return list;
+        if (Date.now() > until) throw new Error(`runs did not all complete: ${JSON.stringify(list.map((r) => r.status))}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    for (const key of committed) assert.equal(hits.get(key), 1, `${key} had committed before the kill, and ran ${hits.get(key)} times`);
+    for (const listed of runs) {
+      const run = (await api(service.url, "GET", `/v1/runs/${listed.id}`)).body.data;
+      assert.deepEqual(run.steps.map((s: any) => s.status), ["succeeded", "succeeded", "succeeded", "succeeded"], listed.id);
+      assert.equal(run.steps[3].return_value, 6);
+      for (const name of ["a", "b", "c", "d"]) assert.ok((hits.get(`/${run.id}/${name}`) ?? 0) >= 1, `${run.id}/${name} never ran`);
+    }
+    const again = [...hits].filter(([, n]) => n > 1).length;
+    t.diagnostic(`at the kill: ${committed.length} steps committed, ${suspendedAtKill} runs suspended, ${unfinishedAtKill} unfinished; steps run again after the restart (cut short by the kill): ${again}`);
+    await stop(service.child, "SIGTERM");
+  } finally {
+    await stop(service.child, "SIGKILL");
+    counter.close();
+    await pg?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,252 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "./helpers.ts";
+
+// Durable runs (workflows §3): each step commits before the next; $.flow.delay, suspend and rerun
+// wait in the store and resume on their own, through their resume URL (with the request as
+// $resume_data) or not at all (cancel URL, cancel API, a suspension's timeout); settings.retries
+// runs a failed step again. Black-box through the API, the workflow's endpoint and the URLs.
+
+interface User {
+  id: string;
+  key: string;
+}
+
+const step = (body: string) => `export default { async run({ steps, $ }) { ${body} } };`;
+
+let t: TestApp;
+let counter: Server;
+let counterUrl = "";
+const hits = new Map<string, number>();
+
+before(async () => {
+  // counts calls per path, so a step can fail until its Nth try
+  counter = createServer((req, res) => {
+    const n = (hits.get(req.url!) ?? 0) + 1;
+    hits.set(req.url!, n);
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ n }));
+  });
+  await new Promise<void>((r) => counter.listen(0, "127.0.0.1", r));
+  const port = (counter.address() as AddressInfo).port;
+  counterUrl = `http://127.0.0.1:${port}`;
+  t = await startApp({ TRIBUTARY_RUN_RETRY_MS: "200", TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` });
+});
+after(async () => {
+  await t.close();
+  counter.close();
+});
+
+async function workflow(user: User, steps: unknown[], extra: Record<string, unknown> = {}): Promise<any> {
+  const res = await t.request("POST", "/v1/workflows", { key: user.key, body: { name: "durable", steps, trigger: { type: "http" }, ...extra } });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data;
+}
+
+const trigger = async (w: any, body: unknown) => {
+  const res = await t.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body });
+  assert.equal(res.status, 200, res.text);
+};
+
+const getRun = async (user: User, id: string) => {
+  const res = await t.request("GET", `/v1/runs/${id}?expand=steps`, { key: user.key });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data;
+};
+
+/** the workflow's newest run once `ok` says it is as expected */
+const runWhere = (user: User, w: any, ok: (run: any) => boolean, what: string) =>
+  waitFor(async () => {
+    const res = await t.request("GET", `/v1/workflows/${w.id}/runs`, { key: user.key });
+    const listed = res.body.data[0];
+    if (!listed) return undefined;
+    const run = await getRun(user, listed.id);
+    return ok(run) ? run : undefined;
+  }, 15_000, what);
+
+/** calls one of the URLs a $.flow call returned (they are under TRIBUTARY_PUBLIC_URL) */
+const callUrl = (url: string, method = "POST", body?: unknown) => t.request(method, new URL(url).pathname, { key: null, ...(body === undefined ? {} : { body }) });
+
+const errorsOf = async (user: User, w: any) => {
+  const res = await t.request("GET", `/v1/workflows/${w.id}/$errors/event_summaries?expand=event`, { key: user.key });
+  return res.body.data as any[];
+};
+
+describe("durable workflow runs", () => {
+  it("$.flow.delay: the run is suspended, then its next step runs after the delay with the results before it", async () => {
+    const user = await t.newUser();
+    const w = await workflow(user, [
+      { name: "wait", code: step(`const urls = $.flow.delay(300); $.export("urls", urls); return steps.trigger.event.body.n;`) },
+      { name: "after", code: step(`return steps.wait.$return_value + 1;`) },
+    ]);
+    await trigger(w, { n: 41 });
+    const suspended = await runWhere(user, w, (r) => r.status === "suspended", "a suspended run");
+    assert.deepEqual(suspended.steps.map((s: any) => s.status), ["suspended", "pending"]);
+    const urls = suspended.steps[0].exports.urls;
+    assert.match(urls.resume_url, new RegExp(`^http://tributary\\.test/flow/${suspended.id}/0\\.1\\.[\\w-]+/resume$`));
+    assert.match(urls.cancel_url, /\/cancel$/);
+    const done = await runWhere(user, w, (r) => r.status === "succeeded", "the run to go on after its delay");
+    assert.deepEqual(done.steps.map((s: any) => [s.status, s.return_value, s.attempts]), [
+      ["succeeded", 41, 1],
+      ["succeeded", 42, 1],
+    ]);
+    assert.ok(done.steps[1].started_at_ms - done.steps[0].ended_at_ms >= 250, "the next step waited for the delay");
+  });
+
+  it("$.flow.suspend: resumed by its URL with the request as $resume_data; a second call is a 409, a forged one a 404", async () => {
+    const user = await t.newUser();
+    const w = await workflow(user, [
+      { name: "ask", code: step(`const { resume_url } = $.flow.suspend(60_000); $.export("resume_url", resume_url);`) },
+      { name: "answer", code: step(`return steps.ask.$resume_data;`) },
+    ]);
+    await trigger(w, {});
+    const suspended = await runWhere(user, w, (r) => r.status === "suspended", "a suspended run");
+    const url: string = suspended.steps[0].exports.resume_url;
+    const forged = url.replace(/\.[\w-]+\/resume$/, ".AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/resume");
+    assertErrorEnvelope(await callUrl(forged), 404, "not_found");
+    assertErrorEnvelope(await callUrl(url.replace(suspended.id, "r_someoneelse0000")), 404, "not_found");
+    const resumed = await callUrl(url, "POST", { approved: true });
+    assert.equal(resumed.status, 200, resumed.text);
+    assert.deepEqual(resumed.body.data, { id: suspended.id, resumed: true });
+    const done = await runWhere(user, w, (r) => r.status === "succeeded", "the resumed run to end");
+    const data = done.steps[1].return_value;
+    assert.equal(data.method, "POST");
+    assert.deepEqual(data.body, { approved: true });
+    assert.equal(data.headers["content-type"], "application/json");
+    assert.deepEqual(done.steps[0].exports, { resume_url: url });
+    assertErrorEnvelope(await callUrl(url), 409, "conflict");
+  });
+
+  it("a suspension that nobody resumes fails the run with TimeoutError on $errors", async () => {
+    const user = await t.newUser();
+    const w = await workflow(user, [
+      { name: "ask", code: step(`$.flow.suspend(200);`) },
+      { name: "never", code: step(`return "ran";`) },
+    ]);
+    await trigger(w, {});
+    const failed = await runWhere(user, w, (r) => r.status === "failed", "the run to time out");
+    assert.deepEqual(failed.steps.map((s: any) => s.status), ["failed", "skipped"]);
+    assert.equal(failed.steps[0].error.name, "TimeoutError");
+    const [error] = await waitFor(async () => {
+      const e = await errorsOf(user, w);
+      return e.length > 0 ? e : undefined;
+    }, 10_000, "the timeout on $errors");
+    assert.equal(error.event.error.code, "TimeoutError");
+    assert.equal(error.event.error.cellId, w.steps[0].id);
+  });
+
+  it("the cancel URL, and POST /runs/{id}/cancel, end a suspended run as cancelled", async () => {
+    const user = await t.newUser();
+    const w = await workflow(user, [
+      { name: "ask", code: step(`const u = $.flow.suspend(); $.export("cancel_url", u.cancel_url);`) },
+      { name: "never", code: step(`return "ran";`) },
+    ]);
+    await trigger(w, {});
+    const first = await runWhere(user, w, (r) => r.status === "suspended", "a suspended run");
+    const cancelled = await callUrl(first.steps[0].exports.cancel_url, "GET");
+    assert.equal(cancelled.status, 200, cancelled.text);
+    const after = await getRun(user, first.id);
+    assert.equal(after.status, "cancelled");
+    assert.deepEqual(after.steps.map((s: any) => s.status), ["succeeded", "skipped"]);
+    assertErrorEnvelope(await callUrl(first.steps[0].exports.cancel_url), 409, "conflict");
+
+    await trigger(w, {});
+    const second = await waitFor(async () => {
+      const res = await t.request("GET", `/v1/workflows/${w.id}/runs?status=suspended`, { key: user.key });
+      return res.body.data[0];
+    }, 10_000, "a second suspended run");
+    const other = await t.newUser();
+    assertErrorEnvelope(await t.request("POST", `/v1/runs/${second.id}/cancel`, { key: other.key }), 404, "not_found");
+    const res = await t.request("POST", `/v1/runs/${second.id}/cancel`, { key: user.key });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.status, "cancelled");
+  });
+
+  it("$.flow.rerun: the step runs again with $.context.run.runs and its context; past maxReruns it fails", async () => {
+    const user = await t.newUser();
+    const w = await workflow(user, [
+      {
+        name: "poll",
+        code: step(`
+          const run = $.context.run;
+          if (run.runs < 3) { $.flow.rerun(50, { seen: run.runs }); return "not yet"; }
+          return { runs: run.runs, context: run.context };`),
+      },
+      { name: "after", code: step(`return steps.poll.$return_value;`) },
+    ]);
+    await trigger(w, {});
+    const done = await runWhere(user, w, (r) => r.status === "succeeded", "the rerun step to finish");
+    assert.deepEqual(done.steps[0].return_value, { runs: 3, context: { seen: 2 } });
+    assert.equal(done.steps[0].attempts, 3);
+    assert.deepEqual(done.steps[1].return_value, { runs: 3, context: { seen: 2 } });
+
+    const forever = await workflow(user, [{ name: "loop", code: step(`$.flow.rerun(10, undefined, 2);`) }]);
+    await trigger(forever, {});
+    const failed = await runWhere(user, forever, (r) => r.status === "failed", "the rerun limit");
+    assert.match(failed.steps[0].error.message, /maxReruns 2/);
+    assert.equal(failed.steps[0].attempts, 3);
+  });
+
+  it("settings.retries: a failed step runs again after a backoff; $errors only after the last attempt", async () => {
+    const user = await t.newUser();
+    const path = `/flaky-${Date.now()}`;
+    const w = await workflow(
+      user,
+      [
+        { name: "first", code: step(`return "once";`) },
+        { name: "flaky", code: step(`const { n } = await (await fetch("${counterUrl}${path}")).json(); if (n < 3) throw new Error("try " + n); return n;`) },
+      ],
+      { settings: { retries: 2 } },
+    );
+    assert.deepEqual(w.settings, { retries: 2, concurrency: null, rate: null });
+    await trigger(w, {});
+    const done = await runWhere(user, w, (r) => r.status === "succeeded", "the retried step to succeed");
+    assert.deepEqual(done.steps.map((s: any) => [s.status, s.attempts]), [
+      ["succeeded", 1],
+      ["succeeded", 3],
+    ]);
+    assert.equal(done.steps[1].return_value, 3);
+    assert.deepEqual(await errorsOf(user, w), [], "no $errors while a retry was left");
+
+    const failing = await workflow(user, [{ name: "fails", code: step(`throw new Error("always");`) }], { settings: { retries: 1 } });
+    await trigger(failing, {});
+    const failed = await runWhere(user, failing, (r) => r.status === "failed", "the last attempt to fail");
+    assert.equal(failed.steps[0].attempts, 2);
+    const errors = await waitFor(async () => {
+      const e = await errorsOf(user, failing);
+      return e.length > 0 ? e : undefined;
+    }, 10_000, "the error after the last attempt");
+    assert.equal(errors.length, 1);
+  });
+
+  it("settings: bad values are a 400 naming the field; concurrency and rate say they are not available yet", async () => {
+    const user = await t.newUser();
+    const steps = [{ name: "s", code: step("return 1;") }];
+    for (const [settings, field] of [
+      [{ retries: 9 }, "settings.retries"],
+      [{ retries: "2" }, "settings.retries"],
+      [{ concurrency: 2 }, "settings.concurrency"],
+      [{ nope: 1 }, "settings.nope"],
+      ["fast", "settings"],
+    ] as const) {
+      const res = await t.request("POST", "/v1/workflows", { key: user.key, body: { name: "s", steps, settings } });
+      assertErrorEnvelope(res, 400, "invalid_request");
+      assert.ok(res.body.error.details.some((d: any) => d.field === field), res.text);
+    }
+    const w = await workflow(user, steps, { settings: { retries: 3 } });
+    const put = await t.request("PUT", `/v1/workflows/${w.id}`, { key: user.key, body: { name: "renamed" } });
+    assert.equal(put.body.data.settings.retries, 3, "a PUT without settings keeps them");
+    const cleared = await t.request("PUT", `/v1/workflows/${w.id}`, { key: user.key, body: { settings: null } });
+    assert.equal(cleared.body.data.settings.retries, 0);
+  });
+
+  it("bad $.flow arguments fail the step with a clear error", async () => {
+    const user = await t.newUser();
+    const w = await workflow(user, [{ name: "bad", code: step(`$.flow.delay(-5);`) }]);
+    await trigger(w, {});
+    const failed = await runWhere(user, w, (r) => r.status === "failed", "the step to fail");
+    assert.match(failed.steps[0].error.message, /\$\.flow\.delay\(ms\) takes a number of milliseconds/);
+  });
+});
