@@ -132,10 +132,13 @@ export class Runs {
       replay_of: run.replay_of,
     };
     if (steps) {
+      // a step's row is written when it ends: the one a running run is on (and not waiting
+      // to retry) is running now
+      const current = run.status === "running" && run.wait === null ? run.cursor : -1;
       out.steps = steps.map((s) => ({
         name: s.name,
         id: s.cell_id,
-        status: s.status,
+        status: s.idx === current && s.status === "pending" ? "running" : s.status,
         started_at_ms: s.started_at_ms,
         ended_at_ms: s.ended_at_ms,
         return_value: shown(s.return_value, valueMax),
