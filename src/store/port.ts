@@ -530,6 +530,12 @@ export interface RunStore {
   list(workflowId: string, page: PageRequest, status?: RunStatus): Promise<Page<RunRow> | undefined>;
   /** writes a run that starts later (a replay, queued): the engine takes it up when it is due */
   create(run: RunRow, steps: RunStepRow[]): Promise<void>;
+  /**
+   * Takes a waiting run up: it becomes running with no due time (its wait kept, for a node that
+   * takes it up after a crash), when it is still exactly as read (`status`, `wait`). False when
+   * something changed it meanwhile (a resume URL, a cancel).
+   */
+  claim(id: string, status: RunStatus, wait: string | null): Promise<boolean>;
   /** live runs of the partitions whose due time has come, soonest first */
   due(partitions: readonly number[], now: number, limit: number): Promise<RunRow[]>;
   /** running runs nobody has taken (due_at_ms null): a node running them stopped */

@@ -4,7 +4,8 @@ import type { SecretBox } from "../../lib/secret-box.ts";
 import { newId } from "../../lib/ids.ts";
 import { triggerOf, type InvokeOptions, type StepInvocation, type Target } from "../runtime/target.ts";
 import { loadedRunState, newRunState, resultsBefore, takeRows, stepContext, type RunState } from "./run-record.ts";
-import { afterWait, settleStep, takeUp, type Next } from "./run-steps.ts";
+import { afterWait, failRun, settleStep, takeUp, type Next } from "./run-steps.ts";
+import { isFenced, isStorageFault } from "../runtime/poison.ts";
 import { waitUrls } from "./run-wait.ts";
 
 // Runs a workflow run step by step (workflows §3): each step is an invocation of its own whose
@@ -103,6 +104,9 @@ export class RunDriver {
       const now = Date.now();
       if (!fresh || (fresh.status !== "running" && fresh.status !== "suspended")) return;
       if (fresh.due_at_ms !== null ? fresh.due_at_ms > now : fresh.status !== "running") return;
+      // claimed before anything runs: a resume URL or a cancel that comes now finds the run
+      // running (409), instead of being answered and then overwritten by this node's commit
+      if (fresh.due_at_ms !== null && !(await this.#d.store.runs.claim(fresh.id, fresh.status, fresh.wait))) return;
       row = fresh;
       const state = loadedRunState(w, row, await this.#d.store.runs.steps(row.id), this.#d.version);
       const { next, timeout, rerun } = afterWait(w, state, now);
@@ -134,10 +138,13 @@ export class RunDriver {
         try {
           last = await this.#d.step(t, first ? opts : {}, inv);
         } catch (e) {
-          // the first step's trigger is still there (it runs again); after it, the run's row is
-          // what the store has, and the waker takes it up again once the store takes writes
-          if (first) throw e;
-          this.#d.log(e, `committing a step of run ${runId} failed; the run goes on once the store takes writes again`);
+          // a new run's trigger is still there: it runs again (or is set aside as poison)
+          if (first && newRun) throw e;
+          // The store is down (or the workflow moved to another node): the run's row is what the
+          // store has, and it is taken up again once the store takes writes (or by its new owner).
+          // Any other refusal would refuse every try: the run fails here, naming why.
+          if (isStorageFault(e) || isFenced(e)) this.#d.log(e, `committing a step of run ${runId} failed; the run goes on once the store takes writes again`);
+          else await this.#refused(t, state, next.idx, e);
           break;
         }
         first = false;
@@ -152,6 +159,20 @@ export class RunDriver {
     } finally {
       this.#inFlight.delete(runId);
       this.#cancelled.delete(runId);
+    }
+  }
+
+  /** A step's commit was refused for a reason of its own (a value the store won't take): the run fails. */
+  async #refused(t: Target, state: RunState, idx: number, e: unknown): Promise<void> {
+    this.#d.log(e, `a step of run ${state.run.id} could not be committed; the run fails`);
+    const error = { name: "InternalError", message: `the step's result could not be committed (${e instanceof Error ? e.message : String(e)})`, stack: "", cellId: state.steps[idx]?.cell_id };
+    failRun(t.workflow!, state, idx, error, Date.now());
+    const result = emptyResult();
+    result.error = error;
+    try {
+      await this.#d.settleOnly(t, {}, result, this.#invocation(t, state, { kind: "end" }, { reportError: true }));
+    } catch (e2) {
+      this.#d.log(e2, `recording the failure of run ${state.run.id} failed`);
     }
   }
 

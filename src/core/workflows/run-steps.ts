@@ -180,6 +180,22 @@ function resumedAfter(w: WorkflowRow, state: RunState, idx: number, now: number)
   return { next: advance(w, state, now) };
 }
 
+/**
+ * The run fails at step `idx` without its result (the store refused it): what the step gave is
+ * dropped, so the failure itself can be written.
+ */
+export function failRun(w: WorkflowRow, state: RunState, idx: number, error: InvocationError, now: number): void {
+  const row = state.steps[idx];
+  if (row) {
+    Object.assign(row, { status: "failed", return_value: null, exports: null, logs: null, ended_at_ms: now });
+    row.error = JSON.stringify({ name: error.name, message: error.message, stack: error.stack });
+    state.dirty.add(idx);
+  }
+  state.run.summary = null;
+  state.logs.length = 0;
+  end(w, state, "failed", now);
+}
+
 /** Marks the run as taken up by this node: running, nothing to wait for. */
 export function takeUp(state: RunState): void {
   state.run.status = "running";

@@ -3,8 +3,9 @@ import type { SecretBox } from "../../lib/secret-box.ts";
 // What a waiting run waits for (workflows §3), kept as JSON in its row (`wait`), and the URLs that
 // end a wait early. The URLs carry no API key: they are meant for emails and chat messages. Each
 // names one wait of one run (its step and that step's execution count) with an HMAC token
-// (SecretBox.token), so nothing secret is stored, a URL given out for an earlier wait of the run
-// can't end a later one, and the service can sign the same URL again after a restart.
+// (SecretBox.token), so nothing secret is stored, a resume URL given out for an earlier wait of the
+// run can't end a later one, and the service can sign the same URL again after a restart. A cancel
+// URL cancels its run for as long as the run is live, whichever wait it was given out with.
 
 export type RunWait =
   /** $.flow.delay: the next step starts at due_at_ms, or when resumed */

@@ -34,6 +34,8 @@ export class RunWaker {
   #scanning = false;
   /** a scan was asked for while one ran (`orphans`: it must look for orphaned runs too) */
   #again: { orphans: boolean } | undefined;
+  /** a scan found more due runs than it had room for: scan again when one ends (its `orphans`) */
+  #full: { orphans: boolean } | undefined;
   #closed = false;
 
   constructor(deps: RunWakerDeps) {
@@ -42,7 +44,9 @@ export class RunWaker {
   }
 
   start(): void {
-    this.#sweep = setInterval(() => this.scan(false), SWEEP_MS);
+    // orphans too: a run whose step couldn't commit (the store was down, then not noticed as
+    // recovered) or one a scan had no room for is found within a sweep
+    this.#sweep = setInterval(() => this.scan(true), SWEEP_MS);
     this.#sweep.unref();
     this.scan(true);
   }
@@ -87,18 +91,18 @@ export class RunWaker {
     const held = Array.from({ length: PARTITIONS }, (_, p) => p).filter((p) => this.#d.holds(p));
     if (held.length === 0) return;
     const store = this.#d.store.runs;
-    if (orphans) for (const run of await store.orphans(held, BATCH)) this.#take(run);
+    if (orphans) for (const run of await store.orphans(held, BATCH)) this.#take(run, true);
     const now = Date.now();
-    for (const run of await store.due(held, now, BATCH)) this.#take(run);
+    for (const run of await store.due(held, now, BATCH)) this.#take(run, orphans);
     const next = await store.nextDue(held);
     // runs already due are taken (or wait for room: #take scans again when room frees)
     if (next !== undefined && next > now) this.arm(next);
   }
 
-  #take(run: RunRow): void {
+  #take(run: RunRow, orphans: boolean): void {
     if (this.#closed || this.#d.driver.inFlight(run.id)) return;
     if (this.#active >= MAX_ACTIVE) {
-      this.#again ??= { orphans: false };
+      this.#full = { orphans: orphans || (this.#full?.orphans ?? false) };
       return;
     }
     this.#active += 1;
@@ -107,10 +111,10 @@ export class RunWaker {
       .finally(() => {
         this.#active -= 1;
         // a scan that found no room asked for another; it runs once room frees
-        if (this.#again && !this.#scanning) {
-          const again = this.#again;
-          this.#again = undefined;
-          this.scan(again.orphans);
+        const full = this.#full;
+        if (full) {
+          this.#full = undefined;
+          this.scan(full.orphans);
         }
       });
   }

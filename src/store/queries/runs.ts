@@ -129,6 +129,16 @@ export function runQueries(db: Kysely<Database>): RunStore {
         return true;
       });
     },
+    async claim(id, status, wait) {
+      const r = await db
+        .updateTable("workflow_runs")
+        .set({ status: "running", due_at_ms: null })
+        .where("id", "=", id)
+        .where("status", "=", status)
+        .where((eb) => (wait === null ? eb("wait", "is", null) : eb("wait", "=", wait)))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
     async resume(id, wait, change, now) {
       return db.transaction().execute(async (trx) => {
         const r = await trx
