@@ -6,6 +6,8 @@ const PREFIX = "enc:v1:";
 
 export class SecretBox {
   readonly #key: Buffer;
+  /** the HMAC keys of token(), one per purpose, derived once */
+  readonly #tokenKeys = new Map<string, Buffer>();
 
   constructor(key: Buffer) {
     if (key.length !== 32) throw new Error("secret key must be 32 bytes");
@@ -33,7 +35,8 @@ export class SecretBox {
    * service can give the same one out again.
    */
   token(purpose: string, text: string): string {
-    const key = createHmac("sha256", this.#key).update(`tributary:${purpose}`).digest();
+    let key = this.#tokenKeys.get(purpose);
+    if (!key) this.#tokenKeys.set(purpose, (key = createHmac("sha256", this.#key).update(`tributary:${purpose}`).digest()));
     return createHmac("sha256", key).update(text).digest("base64url");
   }
 

@@ -124,7 +124,7 @@ export class Invocations {
       dbEpoch: state.epoch,
       limits: this.#d.limits,
       fetchAllow: this.#d.fetchAllow,
-      durable: step !== undefined || opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined,
+      durable: isDurable(opts),
       fresh: () => ({ db: state.row.db, dbEpoch: state.epoch }),
     });
     const metrics = this.#d.metrics;
@@ -158,18 +158,20 @@ export class Invocations {
   }
 
   /** Commits the result of a dry run (a hook of a source that now exists). */
-  async commit(t: Target, kind: InvocationKind, startedAt: number, result: InvokeResult): Promise<void> {
-    const state = await this.#rows.state(t.source);
-    this.#d.usage.begin(t.user);
-    await this.#inOrder(t, state, { kind, startedAt, eventJson: undefined, trigger: "EMIT" }, Promise.resolve(result), {});
+  commit(t: Target, kind: InvocationKind, startedAt: number, result: InvokeResult): Promise<void> {
+    return this.#commitResult(t, { kind, startedAt, eventJson: undefined, trigger: "EMIT" }, result, {});
   }
 
   /** Commits a workflow run's change that ran no step (its end, a suspension's timeout). */
-  async #settleOnly(t: Target, opts: InvokeOptions, result: InvokeResult, step: StepInvocation): Promise<void> {
-    opts = this.#withFence(t, { ...opts, step });
+  #settleOnly(t: Target, opts: InvokeOptions, result: InvokeResult, step: StepInvocation): Promise<void> {
+    return this.#commitResult(t, step.ctx, result, this.#withFence(t, { ...opts, step }));
+  }
+
+  /** Commits a result that no invocation here produced, in the emitter's order. */
+  async #commitResult(t: Target, ctx: InvocationContext, result: InvokeResult, opts: InvokeOptions): Promise<void> {
     const state = await this.#rows.state(t.source);
     this.#d.usage.begin(t.user);
-    await this.#inOrder(t, state, step.ctx, Promise.resolve(result), opts);
+    await this.#inOrder(t, state, ctx, Promise.resolve(result), opts);
   }
 
   /** Records a refusal (quota...) on the emitter's $errors stream. */
@@ -319,8 +321,7 @@ export class Invocations {
   // owner's: its commit checks the lease, so a node that lost it can't consume the row the new
   // owner runs.
   #withFence(t: Target, opts: InvokeOptions): InvokeOptions {
-    const durable = opts.step !== undefined || opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined;
-    const fence = durable && !opts.fence ? this.#d.fence?.(t.source.id) : undefined;
+    const fence = isDurable(opts) && !opts.fence ? this.#d.fence?.(t.source.id) : undefined;
     return fence ? { ...opts, fence } : opts;
   }
 
@@ -368,6 +369,11 @@ export class Invocations {
     }
     if (out.deliveries.length > 0) this.onDeliveries(out.deliveries);
   }
+}
+
+/** whether the invocation does durable work: it consumes a row, or is a step of a stored run */
+function isDurable(opts: InvokeOptions): boolean {
+  return opts.step !== undefined || opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined;
 }
 
 /** The code a runner loads for the target: its bundle when it has one (npm packages, files). */

@@ -1,5 +1,5 @@
 import type { HttpResponse, InvokeResult } from "../../runtime/protocol.ts";
-import type { RunRow, Store, WorkflowRow } from "../../store/port.ts";
+import type { RunRow, Store } from "../../store/port.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import { newId } from "../../lib/ids.ts";
 import { triggerOf, type InvokeOptions, type StepInvocation, type Target } from "../runtime/target.ts";
@@ -37,8 +37,6 @@ export interface RunDriverDeps {
 }
 
 export interface RunOptions extends InvokeOptions {
-  /** the run replays this one (POST /runs/{id}/replay) */
-  replayOf?: string;
   /** custom_response: told the reply once the step that gave it has committed */
   respond?: (response: HttpResponse) => void;
 }
@@ -79,7 +77,6 @@ export class RunDriver {
         startedAt: Date.now(),
         trigger: triggerOf(opts),
         eventJson,
-        ...(opts.replayOf ? { replayOf: opts.replayOf } : {}),
         ...(opts.delivery?.emitterId ? { emitterId: opts.delivery.emitterId } : {}),
       },
       this.#d.version,
@@ -192,7 +189,7 @@ export class RunDriver {
       if (o.rerun?.context !== undefined) run.rerunContext = JSON.parse(o.rerun.context);
       if (o.rerun?.callback !== undefined) run.callbackRequest = JSON.parse(o.rerun.callback);
     }
-    const settings = { retries: retriesOf(w), retryBaseMs: this.#d.retryBaseMs };
+    const settings = { retries: w.settings?.retries ?? 0, retryBaseMs: this.#d.retryBaseMs };
     return {
       run,
       ctx: stepContext(state.run),
@@ -217,11 +214,6 @@ export class RunDriver {
 
 type Rerun = { context?: string; callback?: string };
 
-/** settings.retries (workflows §3), 0 when the workflow has none */
-function retriesOf(w: WorkflowRow): number {
-  const n = w.settings?.retries;
-  return typeof n === "number" && Number.isInteger(n) && n > 0 ? Math.min(n, 8) : 0;
-}
 
 function emptyResult(): InvokeResult {
   return { emits: [], db: null, logs: [], emitErrors: [], wallMs: 0 };

@@ -9,8 +9,8 @@ import { parseWait, type RunWait } from "./run-wait.ts";
 
 /** What the run does after a step's commit. */
 export type Next =
-  /** run step `idx` now (`runs`: that step's execution count; `attempt`: its retry count) */
-  | { kind: "step"; idx: number; runs: number; attempt: number }
+  /** run that step now */
+  | ({ kind: "step" } & StepRun)
   /** the run waits (its row says until when); the engine takes it up again then */
   | { kind: "wait" }
   | { kind: "end" };
@@ -61,7 +61,7 @@ export function settleStep(w: WorkflowRow, state: RunState, step: StepRun, r: In
       wait(state, { kind: "retry", idx: step.idx, runs: step.attempt + 1 }, now + retryDelayMs(o.retryBaseMs, step.attempt + 1), "running");
       return { next: { kind: "wait" }, reportError: false };
     }
-    end(w, state, "failed", now);
+    end(state, "failed", now);
     return { next: { kind: "end" }, reportError: true };
   }
 
@@ -70,7 +70,7 @@ export function settleStep(w: WorkflowRow, state: RunState, step: StepRun, r: In
   row.return_value = report?.returnValue ?? null;
   row.exports = report?.exports ?? null;
   if (report?.status === "exited") {
-    end(w, state, "exited", now);
+    end(state, "exited", now);
     return { next: { kind: "end" }, reportError: false };
   }
   const flow = report?.flow;
@@ -97,7 +97,7 @@ export function settleStep(w: WorkflowRow, state: RunState, step: StepRun, r: In
 function advance(w: WorkflowRow, state: RunState, now: number): Next {
   const { run } = state;
   if (run.cursor >= w.steps.length) {
-    end(w, state, "succeeded", now);
+    end(state, "succeeded", now);
     return { kind: "end" };
   }
   run.status = "running";
@@ -112,7 +112,7 @@ function wait(state: RunState, w: RunWait, due: number, status: "running" | "sus
   state.run.due_at_ms = due;
 }
 
-function end(_w: WorkflowRow, state: RunState, status: "succeeded" | "failed" | "exited", now: number): void {
+function end(state: RunState, status: "succeeded" | "failed" | "exited", now: number): void {
   const { run } = state;
   run.status = status;
   run.ended_at_ms = now;
@@ -160,7 +160,7 @@ export function afterWait(w: WorkflowRow, state: RunState, now: number): { next:
           row.error = JSON.stringify({ name: error.name, message: error.message, stack: "" });
           state.dirty.add(wt.idx);
         }
-        end(w, state, "failed", now);
+        end(state, "failed", now);
         return { next: { kind: "end" }, timeout: error };
       }
       return resumedAfter(w, state, wt.idx, now);
@@ -193,7 +193,7 @@ export function failRun(w: WorkflowRow, state: RunState, idx: number, error: Inv
   }
   state.run.summary = null;
   state.logs.length = 0;
-  end(w, state, "failed", now);
+  end(state, "failed", now);
 }
 
 /** Marks the run as taken up by this node: running, nothing to wait for. */

@@ -2,11 +2,10 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Core } from "../../core/core.ts";
 import { ACCEPTED } from "../../core/flow/ingress.ts";
-import { jsonShapeProblem, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
+import { MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { sendComponentReply } from "../component-reply.ts";
-import { MAX_KEYS, tooDeep, tooWide } from "../json-body.ts";
 import { answerEndpointPreflight, isPreflight } from "../cors.ts";
-import { SESSION_COOKIE } from "../../core/dashboard-sessions.ts";
+import { rawBodyParser, withoutSessionCookie } from "../raw-body.ts";
 
 // HTTP sources' endpoints: /http/{key} with any method, subpath and query (decisions §6). The
 // body is taken as raw bytes whatever its type (bodyRaw keeps them exact for signatures).
@@ -16,30 +15,13 @@ const BODY_LIMIT = 512 * 1024;
 // it is, still fits the bound on emits.
 const MAX_BODY_DEPTH = MAX_JSON_DEPTH - 1;
 
-/** The content types the source sees parsed as JSON (core's httpEvent), so the ones to bound here. */
-function isJson(contentType: string | undefined): boolean {
-  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
-  return type === "application/json" || type.endsWith("+json");
-}
-
 // type/subtype as RFC 9110 has it; Fastify refuses a request whose Content-Type isn't one with 415
 const MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(;|$)/;
 
-/**
- * The request's headers as the source gets them. An endpoint is on the dashboard's origin, so a
- * browser that signed in there sends the dashboard's session cookie along (SameSite doesn't stop
- * a link followed from the dashboard or a typed URL): it is the dashboard's, never the source's.
- */
+/** The request's headers as the source gets them: as sent, never the dashboard's session cookie. */
 function sourceHeaders(req: FastifyRequest, sentType: string | undefined): IncomingHttpHeaders {
-  const cookie = req.headers.cookie;
-  if (sentType === undefined && !cookie?.includes(SESSION_COOKIE)) return req.headers;
-  const headers = { ...req.headers, ...(sentType === undefined ? {} : { "content-type": sentType }) };
-  if (cookie?.includes(SESSION_COOKIE)) {
-    const others = cookie.split(";").filter((pair) => pair.split("=", 1)[0].trim() !== SESSION_COOKIE);
-    if (others.join("").trim() === "") delete headers.cookie;
-    else headers.cookie = others.join(";").trim();
-  }
-  return headers;
+  const headers = withoutSessionCookie(req.headers);
+  return sentType === undefined ? headers : { ...headers, "content-type": sentType };
 }
 
 export function ingressRoutes(core: Core): FastifyPluginAsync {
@@ -56,18 +38,7 @@ export function ingressRoutes(core: Core): FastifyPluginAsync {
       done();
     });
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, (req, body, done) => {
-      // A JSON body deeper than the bound would overflow whatever recurses over the parsed event
-      // later (IPC, clones, stringify), and one with an object of absurdly many members costs
-      // more to parse than to send; both are refused here, before they are parsed or queued.
-      const buf = body as Buffer;
-      const type = sentType.get(req) ?? req.headers["content-type"];
-      if (buf.length > MAX_BODY_DEPTH && isJson(type)) {
-        const shape = jsonShapeProblem(buf.toString("utf8"), MAX_BODY_DEPTH, MAX_KEYS);
-        if (shape) return done(shape.kind === "deep" ? tooDeep(MAX_BODY_DEPTH) : tooWide());
-      }
-      done(null, buf);
-    });
+    app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, rawBodyParser(MAX_BODY_DEPTH, (req) => sentType.get(req) ?? req.headers["content-type"]));
 
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       const { key } = req.params as { key: string; "*"?: string };
