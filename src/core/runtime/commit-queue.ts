@@ -9,7 +9,9 @@ import { noMetrics, type CoreMetrics } from "./metrics.ts";
 // message at a time, so without it a drain committed ~4 events per transaction, and the fixed
 // cost of each (begin, commit, emitter state, stream count) made SQL 50 µs per event; gathered,
 // ~17 per transaction and 34 µs (overload bench, statement timings). It adds at most GATHER_MS
-// to an event's latency, and only when events follow each other that closely anyway.
+// to an event's latency, and only when events follow each other that closely anyway, and more
+// results are on their way (`expecting`): a workflow run's steps commit back to back, each waiting
+// for the last, and gathering with nothing else coming only added GATHER_MS to every step.
 // A group that fails for a reason of its own (not the store being unavailable) is committed again
 // part by part, so one result the store refuses fails alone instead of taking its group with it.
 
@@ -45,6 +47,8 @@ export class CommitQueue {
   #usageWrittenAt = 0;
   #lastCommitAt = -Infinity;
   readonly #metrics: CoreMetrics;
+  /** how many results are on their way (invocations running): gathering waits only for those */
+  expecting: () => number = () => 1;
 
   constructor(store: Store, metrics: CoreMetrics = noMetrics) {
     this.#store = store;
@@ -86,7 +90,7 @@ export class CommitQueue {
       this.#flush();
     };
     // Busy (the last commit ended moments ago) and little waiting: gather a little longer.
-    const busy = performance.now() - this.#lastCommitAt < BUSY_WITHIN_MS && this.#batch.events.length < GATHER_UNTIL_EVENTS;
+    const busy = performance.now() - this.#lastCommitAt < BUSY_WITHIN_MS && this.#batch.events.length < GATHER_UNTIL_EVENTS && this.expecting() > 0;
     if (busy) setTimeout(go, GATHER_MS);
     else setImmediate(go);
   }

@@ -64,6 +64,8 @@ export class Invocations {
   /** emitters whose cached state another node changed, reloaded once their results in flight are staged */
   readonly #stale = new Set<string>();
   #stopping = false;
+  /** invocations running now, whose results are still to come (the commit queue gathers for them) */
+  #running = 0;
   /** told about every committed delivery, so it can be sent at once */
   onDeliveries: (rows: DeliveryRow[]) => void = () => {};
   /** workflow runs, each step an invocation committed before the next (workflows §3) */
@@ -127,6 +129,11 @@ export class Invocations {
       durable: isDurable(opts),
       fresh: () => ({ db: state.row.db, dbEpoch: state.epoch }),
     });
+    this.#running += 1;
+    void pending.then(
+      () => (this.#running -= 1),
+      () => (this.#running -= 1),
+    );
     const metrics = this.#d.metrics;
     if (metrics) void pending.then((r) => metrics.invocation(kind, !r.error, r.wallMs));
     if (opts.dryRun) return pending;
@@ -201,6 +208,11 @@ export class Invocations {
     if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
     this.#fence(t, opts, part);
     await this.#stage(t, state, [row], [row.payload], subs, opts.delivery?.hops ?? 0, part, ctx);
+  }
+
+  /** Invocations running now: results on their way to the commit queue. */
+  get running(): number {
+    return this.#running;
   }
 
   /** The newest event id given out for the emitter so far, when it is known here. */

@@ -99,6 +99,7 @@ export class SourceRuntime {
       metrics,
       fence: (id) => this.ownership.fence(id),
     });
+    this.#commits.expecting = () => this.invocations.running;
     this.lifecycle = new Lifecycle(this.invocations);
     this.runWaker = new RunWaker({
       store: deps.store,
