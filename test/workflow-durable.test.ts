@@ -7,7 +7,7 @@ import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "./helpers.
 // Durable runs (workflows §3): each step commits before the next; $.flow.delay, suspend and rerun
 // wait in the store and resume on their own, through their resume URL (with the request as
 // $resume_data) or not at all (cancel URL, cancel API, a suspension's timeout); settings.retries
-// runs a failed step again. Black-box through the API, the workflow's endpoint and the URLs.
+// runs a failed step again, settings.concurrency and rate hold runs back, queued. Black-box through the API, the workflow's endpoint and the URLs.
 
 interface User {
   id: string;
@@ -221,13 +221,17 @@ describe("durable workflow runs", () => {
     assert.equal(errors.length, 1);
   });
 
-  it("settings: bad values are a 400 naming the field; concurrency and rate say they are not available yet", async () => {
+  it("settings: bad values are a 400 naming the field; a PUT without settings keeps them", async () => {
     const user = await t.newUser();
     const steps = [{ name: "s", code: step("return 1;") }];
     for (const [settings, field] of [
       [{ retries: 9 }, "settings.retries"],
       [{ retries: "2" }, "settings.retries"],
-      [{ concurrency: 2 }, "settings.concurrency"],
+      [{ concurrency: 0 }, "settings.concurrency"],
+      [{ concurrency: 1.5 }, "settings.concurrency"],
+      [{ rate: { limit: 0, per_seconds: 1 } }, "settings.rate"],
+      [{ rate: { limit: 2 } }, "settings.rate"],
+      [{ rate: 5 }, "settings.rate"],
       [{ nope: 1 }, "settings.nope"],
       ["fast", "settings"],
     ] as const) {
@@ -235,11 +239,49 @@ describe("durable workflow runs", () => {
       assertErrorEnvelope(res, 400, "invalid_request");
       assert.ok(res.body.error.details.some((d: any) => d.field === field), res.text);
     }
-    const w = await workflow(user, steps, { settings: { retries: 3 } });
+    const w = await workflow(user, steps, { settings: { retries: 3, concurrency: 2, rate: { limit: 5, per_seconds: 60 } } });
+    assert.deepEqual(w.settings, { retries: 3, concurrency: 2, rate: { limit: 5, per_seconds: 60 } });
     const put = await t.request("PUT", `/v1/workflows/${w.id}`, { key: user.key, body: { name: "renamed" } });
-    assert.equal(put.body.data.settings.retries, 3, "a PUT without settings keeps them");
+    assert.deepEqual(put.body.data.settings, w.settings, "a PUT without settings keeps them");
     const cleared = await t.request("PUT", `/v1/workflows/${w.id}`, { key: user.key, body: { settings: null } });
-    assert.equal(cleared.body.data.settings.retries, 0);
+    assert.deepEqual(cleared.body.data.settings, { retries: 0, concurrency: null, rate: null });
+  });
+
+  it("settings.concurrency: a run waits, queued, until one running ends; runs start in order", async () => {
+    const user = await t.newUser();
+    // without the setting, the runs' steps would take turns (run 1 step 1, run 2 step 1, ...)
+    const w = await workflow(
+      user,
+      [
+        { name: "slow", code: step(`await new Promise((r) => setTimeout(r, 100)); return steps.trigger.event.body.i;`) },
+        { name: "done", code: step(`await new Promise((r) => setTimeout(r, 100)); return steps.slow.$return_value;`) },
+      ],
+      { settings: { concurrency: 1 } },
+    );
+    for (const i of [1, 2, 3]) await trigger(w, { i });
+    const runs = await waitFor(async () => {
+      const res = await t.request("GET", `/v1/workflows/${w.id}/runs`, { key: user.key });
+      const list = res.body.data as any[];
+      return list.length === 3 && list.every((r) => r.status === "succeeded") ? list : undefined;
+    }, 15_000, "three runs to end");
+    const full = await Promise.all(runs.reverse().map((r: any) => getRun(user, r.id)));
+    assert.deepEqual(full.map((r) => r.steps[1].return_value), [1, 2, 3]);
+    for (let i = 1; i < full.length; i++) {
+      assert.ok(full[i].steps[0].started_at_ms >= full[i - 1].ended_at_ms, `run ${i + 1} started after run ${i} ended`);
+    }
+  });
+
+  it("settings.rate: past the limit, runs wait for the window to move on", async () => {
+    const user = await t.newUser();
+    const w = await workflow(user, [{ name: "s", code: step(`return Date.now();`) }], { settings: { rate: { limit: 2, per_seconds: 1 } } });
+    for (const i of [1, 2, 3, 4]) await trigger(w, { i });
+    const runs = await waitFor(async () => {
+      const res = await t.request("GET", `/v1/workflows/${w.id}/runs`, { key: user.key });
+      const list = res.body.data as any[];
+      return list.length === 4 && list.every((r) => r.status === "succeeded") ? list : undefined;
+    }, 15_000, "four runs to end");
+    const starts = (await Promise.all(runs.map((r: any) => getRun(user, r.id)))).map((r) => r.steps[0].started_at_ms).sort((a, b) => a - b);
+    assert.ok(starts[2] - starts[0] >= 900, `the third run started ${starts[2] - starts[0]} ms after the first`);
   });
 
   it("bad $.flow arguments fail the step with a clear error", async () => {

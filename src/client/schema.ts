@@ -3393,9 +3393,9 @@ export interface paths {
                                 settings: {
                                     /** @description a failed step runs again this many times (0-8), with backoff from 10 s, doubling */
                                     retries: number;
-                                    /** @description not available yet: null */
+                                    /** @description at most this many runs execute at once; the rest wait, queued, in order (null: no bound) */
                                     concurrency: number | null;
-                                    /** @description not available yet: null */
+                                    /** @description at most `limit` runs start per `per_seconds`; the rest wait, queued (null: no bound) */
                                     rate: {
                                         limit: number;
                                         per_seconds: number;
@@ -3489,7 +3489,7 @@ export interface paths {
                         trigger?: unknown;
                         /** @description boolean */
                         active?: unknown;
-                        /** @description {retries?: 0-8}: a failed step runs again, with backoff from 10 s doubling; null: the defaults */
+                        /** @description {retries?: 0-8, concurrency?: n | null, rate?: {limit, per_seconds} | null}; null: the defaults */
                         settings?: unknown;
                         /** @description comma-separated fields to include */
                         include?: string;
@@ -3538,9 +3538,9 @@ export interface paths {
                                 settings: {
                                     /** @description a failed step runs again this many times (0-8), with backoff from 10 s, doubling */
                                     retries: number;
-                                    /** @description not available yet: null */
+                                    /** @description at most this many runs execute at once; the rest wait, queued, in order (null: no bound) */
                                     concurrency: number | null;
-                                    /** @description not available yet: null */
+                                    /** @description at most `limit` runs start per `per_seconds`; the rest wait, queued (null: no bound) */
                                     rate: {
                                         limit: number;
                                         per_seconds: number;
@@ -3685,9 +3685,9 @@ export interface paths {
                                 settings: {
                                     /** @description a failed step runs again this many times (0-8), with backoff from 10 s, doubling */
                                     retries: number;
-                                    /** @description not available yet: null */
+                                    /** @description at most this many runs execute at once; the rest wait, queued, in order (null: no bound) */
                                     concurrency: number | null;
-                                    /** @description not available yet: null */
+                                    /** @description at most `limit` runs start per `per_seconds`; the rest wait, queued (null: no bound) */
                                     rate: {
                                         limit: number;
                                         per_seconds: number;
@@ -3766,7 +3766,7 @@ export interface paths {
                         trigger?: unknown;
                         /** @description boolean */
                         active?: unknown;
-                        /** @description {retries?: 0-8}: a failed step runs again, with backoff from 10 s doubling; null: the defaults */
+                        /** @description {retries?: 0-8, concurrency?: n | null, rate?: {limit, per_seconds} | null}; null: the defaults */
                         settings?: unknown;
                         /** @description comma-separated fields to include */
                         include?: string;
@@ -3815,9 +3815,9 @@ export interface paths {
                                 settings: {
                                     /** @description a failed step runs again this many times (0-8), with backoff from 10 s, doubling */
                                     retries: number;
-                                    /** @description not available yet: null */
+                                    /** @description at most this many runs execute at once; the rest wait, queued, in order (null: no bound) */
                                     concurrency: number | null;
-                                    /** @description not available yet: null */
+                                    /** @description at most `limit` runs start per `per_seconds`; the rest wait, queued (null: no bound) */
                                     rate: {
                                         limit: number;
                                         per_seconds: number;

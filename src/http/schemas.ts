@@ -211,8 +211,8 @@ export const Workflow = Type.Object({
   ),
   settings: Type.Object({
     retries: Type.Integer({ description: "a failed step runs again this many times (0-8), with backoff from 10 s, doubling" }),
-    concurrency: Type.Union([Type.Integer(), Type.Null()], { description: "not available yet: null" }),
-    rate: Type.Union([Type.Object({ limit: Type.Integer(), per_seconds: Type.Integer() }), Type.Null()], { description: "not available yet: null" }),
+    concurrency: Type.Union([Type.Integer(), Type.Null()], { description: "at most this many runs execute at once; the rest wait, queued, in order (null: no bound)" }),
+    rate: Type.Union([Type.Object({ limit: Type.Integer(), per_seconds: Type.Integer() }), Type.Null()], { description: "at most `limit` runs start per `per_seconds`; the rest wait, queued (null: no bound)" }),
   }),
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
@@ -230,7 +230,7 @@ export const WorkflowBody = Type.Object(
     ),
     trigger: Type.Optional(Type.Unknown({ description: '{type: "http"} | {type: "timer", interval_seconds | cron} | {type: "none"}' })),
     active: Type.Optional(Type.Unknown({ description: "boolean" })),
-    settings: Type.Optional(Type.Unknown({ description: "{retries?: 0-8}: a failed step runs again, with backoff from 10 s doubling; null: the defaults" })),
+    settings: Type.Optional(Type.Unknown({ description: "{retries?: 0-8, concurrency?: n | null, rate?: {limit, per_seconds} | null}; null: the defaults" })),
     ...Filter,
   },
 );

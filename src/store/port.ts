@@ -536,6 +536,13 @@ export interface RunStore {
    * something changed it meanwhile (a resume URL, a cancel).
    */
   claim(id: string, status: RunStatus, wait: string | null): Promise<boolean>;
+  /**
+   * Queued runs (settings.concurrency / rate) that may start now, oldest first: of a workflow, or
+   * of the partitions given.
+   */
+  queued(of: { workflowId: string } | { partitions: readonly number[] }, now: number, limit: number): Promise<RunRow[]>;
+  /** a queued run that may not start yet tries again at `dueAtMs` (when it still waits for `wait`) */
+  postpone(id: string, wait: string, dueAtMs: number): Promise<void>;
   /** live runs of the partitions whose due time has come, soonest first */
   due(partitions: readonly number[], now: number, limit: number): Promise<RunRow[]>;
   /** running runs nobody has taken (due_at_ms null): a node running them stopped */

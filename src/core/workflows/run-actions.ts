@@ -4,7 +4,7 @@ import { AppError, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { SourceRuntime } from "../runtime/source-runtime.ts";
 import { newRunState } from "./run-record.ts";
-import { checkWaitKey, parseWait, type RunWait, type WaitAction } from "./run-wait.ts";
+import { checkWaitKey, parseWait, queuedWait, type WaitAction } from "./run-wait.ts";
 
 // What changes a run from outside the engine (workflows §3): a replay, a cancel through the API,
 // and the resume and cancel URLs a step's $.flow call gave out. Each writes the run's row first
@@ -42,8 +42,7 @@ export class RunActions {
     if (!(await this.#d.runtime.quotas.admit(t, "run"))) throw new AppError("quota_exceeded", "this account has used up its daily quota");
     const now = Date.now();
     const state = newRunState(w, user.id, { id: newId("r_"), startedAt: now, trigger: of.trigger_kind, eventJson: of.trigger_event, replayOf: of.id }, this.#d.version);
-    const queued: RunWait = { kind: "queued", idx: 0, runs: 1 };
-    state.run.wait = JSON.stringify(queued);
+    state.run.wait = queuedWait();
     state.run.due_at_ms = now;
     // an HTTP run's reply went to its own request; a replay has nobody to answer
     if (state.run.trigger_kind === "HTTP") state.run.response_status = null;

@@ -6,7 +6,8 @@ import { triggerOf, type InvokeOptions, type StepInvocation, type Target } from 
 import { loadedRunState, newRunState, resultsBefore, takeRows, stepContext, type RunState } from "./run-record.ts";
 import { afterWait, failRun, settleStep, takeUp, type Next } from "./run-steps.ts";
 import { isFenced, isStorageFault } from "../runtime/poison.ts";
-import { waitUrls } from "./run-wait.ts";
+import { parseWait, queuedWait, waitUrls } from "./run-wait.ts";
+import { RunGate } from "./run-gate.ts";
 
 // Runs a workflow run step by step (workflows §3): each step is an invocation of its own whose
 // result commits (its events, its row, the run's state) before the next step starts, so a crash
@@ -47,6 +48,8 @@ export class RunDriver {
   readonly #inFlight = new Set<string>();
   /** runs cancelled while this node drove them: they stop before their next step */
   readonly #cancelled = new Set<string>();
+  /** settings.concurrency and rate of the workflows driven here */
+  readonly #gate = new RunGate();
   /** told of every wait a commit here scheduled (its due time), so the waker can arm for it */
   onWait: (dueAtMs: number) => void = () => {};
 
@@ -81,29 +84,65 @@ export class RunDriver {
       },
       this.#d.version,
     );
-    if (w.steps.length === 0) {
-      const next = afterWait(w, state, Date.now()).next;
-      await this.#d.settleOnly(t, opts, emptyResult(), this.#invocation(t, state, next, { newRun: true }));
+    const admitted = this.#gate.tryStart(w, Date.now());
+    if (!admitted.ok) {
+      // it waits in the store, queued, consuming what triggered it (workflows §3: "the rest wait
+      // durably in order")
+      Object.assign(state.run, { status: "suspended", wait: queuedWait(), due_at_ms: admitted.retryAt });
+      await this.#d.settleOnly(t, opts, emptyResult(), this.#invocation(t, state, { kind: "wait" }, { newRun: true }));
+      if (admitted.retryAt !== null) this.onWait(admitted.retryAt);
       return emptyResult();
     }
-    return this.#drive(t, state, { kind: "step", idx: 0, runs: 1, attempt: 1 }, opts, undefined, true);
+    try {
+      if (w.steps.length === 0) {
+        const next = afterWait(w, state, Date.now()).next;
+        await this.#d.settleOnly(t, opts, emptyResult(), this.#invocation(t, state, next, { newRun: true }));
+        return emptyResult();
+      }
+      return await this.#drive(t, state, { kind: "step", idx: 0, runs: 1, attempt: 1 }, opts, undefined, true);
+    } finally {
+      this.#runEnded(t);
+    }
   }
 
-  /** Takes up a run the store says is due (or orphaned): its next step, a timeout, or its end. */
-  async resume(t: Target, row: RunRow): Promise<void> {
-    if (this.#inFlight.has(row.id)) return;
+  /**
+   * Takes up a run the store says is due (or orphaned, or queued): its next step, a timeout, or
+   * its end. `reserved`: a queued run the caller has counted in the gate already.
+   */
+  async resume(t: Target, row: RunRow, reserved = false): Promise<void> {
     const w = t.workflow!;
+    if (this.#inFlight.has(row.id)) {
+      if (reserved) this.#runEnded(t);
+      return;
+    }
     this.#inFlight.add(row.id);
+    let counted = reserved;
     try {
       // read again now that it is marked as driven here: the row a scan read may be older than a
       // step this node committed since (that step must not run again)
       const fresh = await this.#d.store.runs.byId(row.id);
       const now = Date.now();
       if (!fresh || (fresh.status !== "running" && fresh.status !== "suspended")) return;
-      if (fresh.due_at_ms !== null ? fresh.due_at_ms > now : fresh.status !== "running") return;
+      const queued = parseWait(fresh.wait)?.kind === "queued";
+      // a queued run may be taken up with no due time (a run of its workflow ended)
+      if (fresh.due_at_ms !== null ? fresh.due_at_ms > now : fresh.status !== "running" && !queued) return;
+      if (queued && !counted) {
+        const admitted = this.#gate.tryStart(w, now);
+        if (!admitted.ok) {
+          if (admitted.retryAt !== null && fresh.wait !== null) {
+            await this.#d.store.runs.postpone(fresh.id, fresh.wait, admitted.retryAt);
+            this.onWait(admitted.retryAt);
+          }
+          return;
+        }
+      } else if (!queued) {
+        // a run coming back from a wait had started before: it counts, but is not held back
+        this.#gate.busy(w);
+      }
+      counted = true;
       // claimed before anything runs: a resume URL or a cancel that comes now finds the run
       // running (409), instead of being answered and then overwritten by this node's commit
-      if (fresh.due_at_ms !== null && !(await this.#d.store.runs.claim(fresh.id, fresh.status, fresh.wait))) return;
+      if ((fresh.due_at_ms !== null || fresh.status === "suspended") && !(await this.#d.store.runs.claim(fresh.id, fresh.status, fresh.wait))) return;
       row = fresh;
       const state = loadedRunState(w, row, await this.#d.store.runs.steps(row.id), this.#d.version);
       const { next, timeout, rerun } = afterWait(w, state, now);
@@ -117,6 +156,7 @@ export class RunDriver {
       await this.#drive(t, state, next, {}, rerun, false);
     } finally {
       this.#inFlight.delete(row.id);
+      if (counted) this.#runEnded(t);
     }
   }
 
@@ -156,6 +196,28 @@ export class RunDriver {
     } finally {
       this.#inFlight.delete(runId);
       this.#cancelled.delete(runId);
+    }
+  }
+
+  /** A run is no longer driven here: its place in the gate frees, and a queued run may take it. */
+  #runEnded(t: Target): void {
+    this.#gate.idle(t.workflow!);
+    if (RunGate.gated(t.workflow!)) void this.#startQueued(t);
+  }
+
+  /** A run of a gated workflow ended here: its oldest queued runs that may start now, start. */
+  async #startQueued(t: Target): Promise<void> {
+    const w = t.workflow!;
+    if (this.#d.halted(w.id)) return;
+    try {
+      // oldest first, each counted in the gate before the next is looked at
+      for (const row of await this.#d.store.runs.queued({ workflowId: w.id }, Date.now(), 8)) {
+        if (this.#inFlight.has(row.id)) continue;
+        if (!this.#gate.tryStart(w, Date.now()).ok) return;
+        void this.resume(t, row, true).catch((e: unknown) => this.#d.log(e, `starting queued run ${row.id} failed`));
+      }
+    } catch (e) {
+      this.#d.log(e, `reading the queued runs of ${w.id} failed; they start with the next sweep`);
     }
   }
 

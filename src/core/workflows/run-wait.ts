@@ -19,6 +19,12 @@ export type RunWait =
   /** settings.concurrency or rate: the run starts when there is room */
   | { kind: "queued"; idx: number; runs: number };
 
+/** The wait of a run that has not started yet: its first step runs when it is taken up. */
+export function queuedWait(): string {
+  // `kind` first: the store finds queued runs by this text's start (queries/runs.ts)
+  return JSON.stringify({ kind: "queued", idx: 0, runs: 1 } satisfies RunWait);
+}
+
 export function parseWait(json: string | null): RunWait | undefined {
   if (json === null) return undefined;
   try {

@@ -91,8 +91,13 @@ export class RunWaker {
     const held = Array.from({ length: PARTITIONS }, (_, p) => p).filter((p) => this.#d.holds(p));
     if (held.length === 0) return;
     const store = this.#d.store.runs;
-    if (orphans) for (const run of await store.orphans(held, BATCH)) this.#take(run, true);
     const now = Date.now();
+    if (orphans) {
+      for (const run of await store.orphans(held, BATCH)) this.#take(run, true);
+      // queued runs (settings.concurrency) start when a run of theirs ends; after a restart or a
+      // takeover none has ended here yet
+      for (const run of await store.queued({ partitions: held }, now, BATCH)) this.#take(run, true);
+    }
     for (const run of await store.due(held, now, BATCH)) this.#take(run, orphans);
     const next = await store.nextDue(held);
     // runs already due are taken (or wait for room: #take scans again when room frees)

@@ -107,28 +107,32 @@ export function checkTrigger(v: unknown, problems: FieldProblem[]): WorkflowTrig
   return { type: "timer", interval_seconds: s as number, cron: null };
 }
 
-/**
- * `settings` (workflows §3). null (or {}) is the defaults. Only `retries` is taken so far:
- * concurrency and rate are refused with a clear message rather than accepted and not applied.
- */
+/** `settings` (workflows §3): retries, concurrency, rate. null (or {}) is the defaults. */
 export function checkSettings(v: unknown, problems: FieldProblem[]): WorkflowSettings | null | undefined {
   if (v === undefined) return undefined;
   if (v === null) return null;
   if (!isObject(v)) {
-    problems.push({ field: "settings", message: "must be an object {retries?}" });
+    problems.push({ field: "settings", message: "must be an object {retries?, concurrency?, rate?}" });
     return undefined;
   }
   const out: WorkflowSettings = {};
+  const int = (x: unknown, min: number, max: number) => typeof x === "number" && Number.isInteger(x) && x >= min && x <= max;
   for (const key of Object.keys(v)) {
     const value = v[key];
+    if (value === null || value === undefined) continue;
     if (key === "retries") {
-      if (value === null || value === undefined) continue;
-      if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 8) problems.push({ field: "settings.retries", message: "must be an integer from 0 to 8" });
-      else if (value > 0) out.retries = value;
-    } else if (key === "concurrency" || key === "rate") {
-      if (value !== null && value !== undefined) problems.push({ field: `settings.${key}`, message: "is not available yet: give null or leave it out" });
+      if (!int(value, 0, 8)) problems.push({ field: "settings.retries", message: "must be an integer from 0 to 8" });
+      else if ((value as number) > 0) out.retries = value as number;
+    } else if (key === "concurrency") {
+      if (!int(value, 1, 10_000)) problems.push({ field: "settings.concurrency", message: "must be an integer from 1 to 10000, or null" });
+      else out.concurrency = value as number;
+    } else if (key === "rate") {
+      const r = isObject(value) ? value : {};
+      if (!int(r.limit, 1, 1_000_000) || !int(r.per_seconds, 1, 86_400) || Object.keys(r).some((k) => k !== "limit" && k !== "per_seconds")) {
+        problems.push({ field: "settings.rate", message: "must be {limit: 1-1000000, per_seconds: 1-86400}, or null" });
+      } else out.rate = { limit: r.limit as number, per_seconds: r.per_seconds as number };
     } else {
-      problems.push({ field: `settings.${key}`, message: "is not a setting (retries)" });
+      problems.push({ field: `settings.${key}`, message: "is not a setting (retries, concurrency, rate)" });
     }
   }
   return Object.keys(out).length === 0 ? null : out;

@@ -48,6 +48,9 @@ function toStep(r: Selectable<WorkflowRunStepsTable>): RunStepRow {
   };
 }
 
+/** how a queued run's `wait` starts (JSON.stringify puts `kind` first: run-wait.ts) */
+const QUEUED_PREFIX = '{"kind":"queued"';
+
 export function runQueries(db: Kysely<Database>): RunStore {
   return {
     async byId(id) {
@@ -128,6 +131,21 @@ export function runQueries(db: Kysely<Database>): RunStore {
         await trx.updateTable("workflow_run_steps").set({ status: "succeeded" }).where("run_id", "=", id).where("status", "=", "suspended").execute();
         return true;
       });
+    },
+    async queued(of, now, limit) {
+      if ("partitions" in of && of.partitions.length === 0) return [];
+      let q = db
+        .selectFrom("workflow_runs")
+        .selectAll()
+        .where("status", "in", LIVE_STATUSES)
+        .where("status", "=", "suspended")
+        .where("wait", "like", `${QUEUED_PREFIX}%`)
+        .where((eb) => eb.or([eb("due_at_ms", "is", null), eb("due_at_ms", "<=", now)]));
+      q = "workflowId" in of ? q.where("workflow_id", "=", of.workflowId) : q.where("partition", "in", of.partitions);
+      return (await q.orderBy("seq").limit(limit).execute()).map(toRun);
+    },
+    async postpone(id, wait, dueAtMs) {
+      await db.updateTable("workflow_runs").set({ due_at_ms: dueAtMs }).where("id", "=", id).where("status", "=", "suspended").where("wait", "=", wait).execute();
     },
     async claim(id, status, wait) {
       const r = await db

@@ -33,8 +33,8 @@ function flowExit(reason) {
 }
 
 // $.respond() (workflows §4): the reply the HTTP trigger holds for the run (custom_response); the
-// first call wins, as this.http.respond()'s does. It goes out when the run has committed, with
-// or without `immediate` (replying before the run ends is not available yet).
+// first call wins, as this.http.respond()'s does. It goes out when the step has committed, with
+// or without `immediate` (replying before the step has committed is not available yet).
 function respondOnce(r) {
   if (typeof r !== "object" || r === null) throw new TypeError("$.respond() takes { status?, headers?, body?, immediate? }");
   let body = r.body;
