@@ -34,6 +34,8 @@ export interface Running {
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
+  /** the service's data directory (startService) */
+  dataDir?: string;
 }
 
 function stopper(child: ChildProcess) {
@@ -68,5 +70,5 @@ export async function startService(adminKey: string, env: Record<string, string>
   });
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(`${url}/healthz`, child);
-  return { url, child, stop: stopper(child) };
+  return { url, child, stop: stopper(child), dataDir };
 }

@@ -47,7 +47,8 @@ const benches: Record<string, () => Promise<void>> = {
   reads: () => benchReads(seconds(10)),
   overload: () => benchOverload(seconds(30), arg("rate") === undefined ? undefined : num("rate", 0)),
   peers: () => benchPeers(seconds(10)),
-  workflows: () => benchWorkflows(seconds(10), { restateFsync: arg("restate-fsync") }),
+  // --suspended=N runs in $.flow.delay (default 100,000; 0 skips that part), --delay=S seconds
+  workflows: () => benchWorkflows(seconds(10), { restateFsync: arg("restate-fsync"), suspended: num("suspended", 100_000), delaySeconds: num("delay", 90) }),
   packages: () => benchPackages(seconds(10)),
   // five saves under `tributary dev`; not a load test, so --seconds doesn't apply
   "cli-dev": () => benchCliDev(),

@@ -532,10 +532,10 @@ export interface RunStore {
   create(run: RunRow, steps: RunStepRow[]): Promise<void>;
   /**
    * Takes a waiting run up: it becomes running with no due time (its wait kept, for a node that
-   * takes it up after a crash), when it is still exactly as read (`status`, `wait`). False when
-   * something changed it meanwhile (a resume URL, a cancel).
+   * takes it up after a crash), when it is still exactly as read (`status`, `wait`) and not due
+   * later than `now`. False when something changed it meanwhile (a resume URL, a cancel).
    */
-  claim(id: string, status: RunStatus, wait: string | null): Promise<boolean>;
+  claim(id: string, status: RunStatus, wait: string | null, now: number): Promise<boolean>;
   /**
    * Queued runs (settings.concurrency / rate) that may start now, oldest first: of a workflow, or
    * of the partitions given.
@@ -547,8 +547,8 @@ export interface RunStore {
   due(partitions: readonly number[], now: number, limit: number): Promise<RunRow[]>;
   /** running runs nobody has taken (due_at_ms null): a node running them stopped */
   orphans(partitions: readonly number[], limit: number): Promise<RunRow[]>;
-  /** the soonest due time of the partitions' live runs (undefined: none) */
-  nextDue(partitions: readonly number[]): Promise<number | undefined>;
+  /** the soonest due time after `after` of the partitions' live runs (undefined: none) */
+  nextDue(partitions: readonly number[], after: number): Promise<number | undefined>;
   /**
    * Ends a running or suspended run as `cancelled` (its steps not ended: skipped); false when it
    * had ended already.

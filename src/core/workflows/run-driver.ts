@@ -118,9 +118,10 @@ export class RunDriver {
     this.#inFlight.add(row.id);
     let counted = reserved;
     try {
-      // read again now that it is marked as driven here: the row a scan read may be older than a
-      // step this node committed since (that step must not run again)
-      const fresh = await this.#d.store.runs.byId(row.id);
+      // A row a scan read may be older than a step this node committed since (that step must not
+      // run again). A waiting run's is checked by its claim below (the claim needs the status and
+      // wait it read, and every commit that moves a run on changes them); any other is read again.
+      const fresh = row.due_at_ms !== null ? row : await this.#d.store.runs.byId(row.id);
       const now = Date.now();
       if (!fresh || (fresh.status !== "running" && fresh.status !== "suspended")) return;
       const queued = parseWait(fresh.wait)?.kind === "queued";
@@ -142,7 +143,7 @@ export class RunDriver {
       counted = true;
       // claimed before anything runs: a resume URL or a cancel that comes now finds the run
       // running (409), instead of being answered and then overwritten by this node's commit
-      if ((fresh.due_at_ms !== null || fresh.status === "suspended") && !(await this.#d.store.runs.claim(fresh.id, fresh.status, fresh.wait))) return;
+      if ((fresh.due_at_ms !== null || fresh.status === "suspended") && !(await this.#d.store.runs.claim(fresh.id, fresh.status, fresh.wait, now))) return;
       row = fresh;
       const state = loadedRunState(w, row, await this.#d.store.runs.steps(row.id), this.#d.version);
       const { next, timeout, rerun } = afterWait(w, state, now);

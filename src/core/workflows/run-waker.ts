@@ -13,7 +13,7 @@ import type { RunDriver } from "./run-driver.ts";
 
 const BATCH = 512;
 /** runs taken up at once: the rest stay due in the store, and are read when these end */
-const MAX_ACTIVE = 128;
+const MAX_ACTIVE = 512;
 const SWEEP_MS = 5000;
 
 export interface RunWakerDeps {
@@ -98,10 +98,13 @@ export class RunWaker {
       // takeover none has ended here yet
       for (const run of await store.queued({ partitions: held }, now, BATCH)) this.#take(run, true);
     }
-    for (const run of await store.due(held, now, BATCH)) this.#take(run, orphans);
-    const next = await store.nextDue(held);
-    // runs already due are taken (or wait for room: #take scans again when room frees)
-    if (next !== undefined && next > now) this.arm(next);
+    const due = await store.due(held, now, BATCH);
+    for (const run of due) this.#take(run, orphans);
+    // more were due than one read takes: read again when a run ends (as when there was no room)
+    if (due.length === BATCH) this.#full = { orphans: orphans || (this.#full?.orphans ?? false) };
+    // the runs due now are taken (or wait for room); the timer is for the next one to come due
+    const next = await store.nextDue(held, now);
+    if (next !== undefined) this.arm(next);
   }
 
   #take(run: RunRow, orphans: boolean): void {
@@ -115,9 +118,10 @@ export class RunWaker {
       .catch((e: unknown) => this.#d.log(e, `taking up workflow run ${run.id} failed; it is tried again shortly`))
       .finally(() => {
         this.#active -= 1;
-        // a scan that found no room asked for another; it runs once room frees
+        // a scan that found no room asked for another; it runs once half the room is free (one
+        // scan per run that ends would read the store far more often than runs end)
         const full = this.#full;
-        if (full) {
+        if (full && this.#active <= MAX_ACTIVE / 2) {
           this.#full = undefined;
           this.scan(full.orphans);
         }
