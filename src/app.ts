@@ -16,6 +16,8 @@ import { SoleOwnership, type Ownership } from "./core/cluster/ownership.ts";
 import type { InvokeLimits } from "./runtime/protocol.ts";
 import { listShippedComponents } from "./runtime/registry-files.ts";
 import { Core } from "./core/core.ts";
+import { runnerReads } from "./core/data-stores/runner-reads.ts";
+import type { RunnerAsk } from "./runtime/ipc.ts";
 import { SecretBox } from "./lib/secret-box.ts";
 import { createHttpServer } from "./http/server.ts";
 import { loadSecretKey } from "./secret-key.ts";
@@ -46,6 +48,7 @@ export interface BuildOptions {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
   const store = await openStore({ kind: config.store, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const analyzer = createAnalyzer();
+  let answer: (ask: RunnerAsk) => Promise<unknown> = () => Promise.reject(new Error("the service is starting"));
   const invoker = new RunnerPool({
     size: config.runners,
     settings: {
@@ -56,6 +59,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     maxRssBytes: config.runnerMaxRssMb * 1024 * 1024,
     nice: config.runnerNice,
+    // the runners' data store reads see writes not committed yet, which the core holds
+    answer: (ask) => answer(ask),
   });
   // the logger exists once the HTTP server does; until then, errors go to stderr
   let log: (err: unknown, what: string) => void = (err, what) => console.error(what, err);
@@ -122,6 +127,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ownership,
     ...(clusterToken ? { peers: peerClient(clusterToken, config.invocationTimeoutMs + 5000) } : {}),
   });
+  answer = runnerReads(store.dataStoreRecords, core.runtime.pendingWrites);
   metrics.observe({
     inFlight: () => core.runtime.capacity.inFlight,
     inboxInFlight: () => core.runtime.pump.inFlight,

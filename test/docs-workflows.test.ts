@@ -7,7 +7,8 @@ import { startRegistry, type LocalRegistry } from "./fixtures/npm-registry.ts";
 
 // docs/writing-workflows.md: every ```json workflow=NAME block is created as written, triggered
 // with its ```json event=NAME block, and must emit exactly its ```json emits=NAME block. The one
-// ```js block is the action the page saves; `$ACTION` in a workflow stands for its id. npm
+// ```js block is the action the page saves; `$ACTION` in a workflow stands for its id, and
+// `$DATA_STORE` for a data store the test makes. npm
 // packages come from a local registry of small stand-ins, never from the public one.
 
 const PAGE = readFileSync(join(import.meta.dirname, "..", "docs", "writing-workflows.md"), "utf8");
@@ -27,6 +28,7 @@ const ACTION = /^```js\n([\s\S]*?)^```/m.exec(PAGE)![1];
 let t: TestApp;
 let registry: LocalRegistry;
 let actionId = "";
+let dataStoreId = "";
 
 before(async () => {
   registry = await startRegistry([
@@ -40,6 +42,9 @@ before(async () => {
   const saved = await t.request("POST", "/v1/components", { body: { component_code: ACTION } });
   assert.equal(saved.status, 200, saved.text);
   actionId = saved.body.data.id;
+  const store = await t.request("POST", "/v1/data_stores", { body: { name: "docs" } });
+  assert.equal(store.status, 200, store.text);
+  dataStoreId = store.body.data.id;
 });
 after(async () => {
   await t.close();
@@ -57,7 +62,7 @@ describe("docs/writing-workflows.md: every workflow example emits what the page 
 
   for (const [name, body] of WORKFLOWS) {
     it(`"${name}"`, async () => {
-      const created = await t.request("POST", "/v1/workflows", { body: JSON.parse(body.replaceAll("$ACTION", actionId)) });
+      const created = await t.request("POST", "/v1/workflows", { body: JSON.parse(body.replaceAll("$ACTION", actionId).replaceAll("$DATA_STORE", dataStoreId)) });
       assert.equal(created.status, 200, created.text);
       const w = created.body.data;
       const sent = await t.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body: JSON.parse(EVENTS.get(name)!) });

@@ -170,6 +170,7 @@ test("store: on a full disk writes fail as storage_unavailable, reads go on, and
     runs: [],
     runSteps: [],
     runTrims: [],
+    dataStores: [],
   });
   let failed: { i: number; err: any } | undefined;
   for (let i = 0; i < 100 && !failed; i++) {

@@ -3,6 +3,7 @@ import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
 import type { SecretBox } from "../lib/secret-box.ts";
 import { invalid, type FieldProblem } from "../lib/errors.ts";
 import { accountIdOf } from "./accounts/account-refs.ts";
+import { DATA_STORE } from "./data-stores/store-refs.ts";
 
 /** `$.interface.apphook`: accepted, optional, inert for now (core/runtime-props.ts) */
 export const APPHOOK = "$.interface.apphook";
@@ -87,8 +88,13 @@ function checkValue(p: PropDefinition, value: unknown, problems: FieldProblem[],
         return fail('must be {"authProvisionId": "apn_..."} with nothing else to use a connected account');
       }
       break;
+    case DATA_STORE:
+      if (!isObject(value) || typeof value.dataStoreId !== "string" || Object.keys(value).length !== 1) {
+        return fail('must be {"dataStoreId": "ds_..."}: one of your data stores');
+      }
+      break;
   }
-  if (Array.isArray(p.options) && p.options.length > 0 && p.type !== "app") {
+  if (Array.isArray(p.options) && p.options.length > 0 && p.type !== "app" && p.type !== DATA_STORE) {
     const allowed = optionValues(p.options);
     const values = Array.isArray(value) ? value : [value];
     if (!values.every((v) => allowed.some((a) => JSON.stringify(a) === JSON.stringify(v)))) {
@@ -160,7 +166,7 @@ export function normalizeProps(
       continue;
     }
     // a secret is never an expression: it is taken as written
-    const expression = opts.expressions && p.type !== "app" && !p.secret && hasExpression(value);
+    const expression = opts.expressions && p.type !== "app" && p.type !== DATA_STORE && !p.secret && hasExpression(value);
     if (!expression && !checkValue(p, value, problems, at)) continue;
     // an account reference holds no secret (the account's auth is sealed where it lives)
     out[p.name] = p.secret && accountIdOf(value) === undefined ? secrets.seal(JSON.stringify(value)) : value;

@@ -8,6 +8,7 @@ import { nowSeconds } from "../lib/clock.ts";
 import { Components, type ComponentInput } from "./components.ts";
 import { echoProps, normalizeProps } from "./props.ts";
 import { checkAccountRefs } from "./accounts/account-refs.ts";
+import { checkDataStoreRefs } from "./data-stores/store-refs.ts";
 import { AutoSubscriptions } from "./auto-subscriptions.ts";
 import { endpointUrl, newEndpointKey } from "./endpoint.ts";
 import { SourceListCache, type RenderedPage } from "./source-list-cache.ts";
@@ -112,6 +113,7 @@ export class Sources {
     }
     const props = normalizeProps(component.meta, input.configured_props, this.#deps.secrets);
     await checkAccountRefs(this.#deps.store.accounts, user, component.meta, props);
+    await checkDataStoreRefs(this.#deps.store.dataStores, user, component.meta, props);
     const wanted = checkName(input.name) ?? slugify(component.meta.name ?? component.meta.key ?? "source");
     const { name, slug } = await this.#uniqueName(user.id, wanted);
     const now = nowSeconds();
@@ -173,6 +175,7 @@ export class Sources {
     if (!component) throw notFound("component");
     const props = normalizeProps(component.meta, input.configured_props, this.#deps.secrets, current.props);
     await checkAccountRefs(this.#deps.store.accounts, user, component.meta, props);
+    await checkDataStoreRefs(this.#deps.store.dataStores, user, component.meta, props);
     const wanted = checkName(input.name);
     const named = wanted && wanted !== current.name ? await this.#uniqueName(user.id, wanted, id) : undefined;
     const hasHttp = component.meta.props.some((p) => p.type === "$.interface.http");

@@ -18,10 +18,16 @@ export interface RunnerSettings {
   syncEntries?: boolean | "always";
 }
 
-/** One message from a runner: the replies finished in one tick, and the runner's RSS then. */
+/** One message from a runner: the replies finished in one tick, the questions then, and its RSS. */
 export interface RunnerEnvelope {
   rss: number;
   replies: RunnerReply[];
+  /**
+   * Questions asked after those replies were finished (RunnerAsk). They share the envelope so
+   * they reach the host after the results before them: a source's next invocation may read what
+   * the last one wrote, and the host must know that result before it answers.
+   */
+  asks?: RunnerAsk[];
 }
 
 /**
@@ -32,6 +38,24 @@ export interface RunnerEnvelope {
 export interface RunnerStarted {
   started: number;
 }
+
+/**
+ * A runner asking the host something while an invocation runs: a read of a data store the
+ * invocation's request names (`req` is that request's id). The host checks both, answers with
+ * RunnerAnswer, and the runner resolves the sandbox's promise with it.
+ */
+export interface RunnerAsk {
+  ask: number;
+  req: number;
+  store: string;
+  op: DataStoreRead;
+  key?: string;
+}
+
+/** get: the value's JSON or null; keys: every live key; entries: every live [key, value JSON] */
+export type DataStoreRead = "get" | "keys" | "entries";
+
+export type RunnerAnswer = { answer: number; ok: true; value: unknown } | { answer: number; ok: false; message: string };
 
 /**
  * One IPC message is one JSON string, and V8 strings stop at ~512 MiB ("Invalid string

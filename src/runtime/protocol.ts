@@ -1,5 +1,6 @@
 // Messages between the host (RunnerProcess) and the runner process (sandbox/runner-main.ts).
 // Plain JSON over the fork IPC channel.
+import type { DataStoreWrites } from "../lib/data-store-limits.ts";
 
 export interface AnalyzeRequest {
   type: "analyze";
@@ -79,6 +80,11 @@ export interface InvokeRequest {
   /** host:port pairs sandbox fetch may reach even though they are private (TRIBUTARY_FETCH_ALLOW) */
   fetchAllow: string[];
   /**
+   * The data stores the props name (`data_store` props, `{dataStoreId}` values): the only ones
+   * the invocation may read (asking the host, ipc.ts RunnerAsk) or write (its result's writes).
+   */
+  dataStores?: string[];
+  /**
    * Sources of one owner running the same code may share an isolate, each in a context of its
    * own (a context costs a quarter of an isolate): the owner's id. Absent: an isolate of its own.
    */
@@ -154,6 +160,8 @@ export interface InvokeResult {
   wallMs: number;
   /** a workflow's steps that ran, in order (a run record's steps) */
   steps?: StepReport[];
+  /** writes to data stores, per store in call order; absent when none or on error */
+  dataStores?: DataStoreWrites[];
 }
 
 /** How one workflow step went (isolate/workflow.js tells the runner as each step ends). */

@@ -1,7 +1,7 @@
 // The host side of invocations: N runner processes, each source pinned to one of them (so its
 // invocations run in order, in the isolate that is warm for it). Never rejects: a timeout or a
 // runner that died becomes an error result like any other failed invocation.
-import { RunnerProcess } from "./runner-process.ts";
+import { RunnerProcess, type RunnerProcessOptions } from "./runner-process.ts";
 import type { RunnerSettings } from "./ipc.ts";
 import type { InvokeReply, InvokeRequest, InvokeResult } from "./protocol.ts";
 import type { Invoker, InvokeCall } from "./types.ts";
@@ -48,6 +48,8 @@ export interface RunnerPoolOptions {
   maxDispatched?: number;
   /** the runners' CPU priority below the service's (nice, 0-19) */
   nice?: number;
+  /** answers the runners' questions during invocations (data store reads): RunnerProcessOptions.answer */
+  answer?: RunnerProcessOptions["answer"];
 }
 
 export class RunnerPool implements Invoker {

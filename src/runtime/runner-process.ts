@@ -9,7 +9,7 @@ import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
 import type { RunnerMessage, RunnerReply, RunnerRequest } from "./protocol.ts";
 import { lowerPriority } from "./runner-priority.ts";
 import { RUNNER_CACHE_DIR, runnerEntry } from "./runner-entry.ts";
-import { batchesOf, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
+import { batchesOf, type RunnerAnswer, type RunnerAsk, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
 import { bufferPackageDirs } from "./sandbox/buffer-source.ts";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
@@ -63,6 +63,11 @@ export interface RunnerProcessOptions {
   idleMs?: number;
   /** the runner's CPU priority below the service's (a nice value, 0-19; 0 = the same) */
   nice?: number;
+  /**
+   * Answers a runner's question during an invocation (a data store read). Called only for a
+   * store the pending invoke request names; absent: every question fails.
+   */
+  answer?: (ask: RunnerAsk) => Promise<unknown>;
 }
 
 export interface RequestOptions {
@@ -126,6 +131,7 @@ export class RunnerProcess {
   #maxRss: number;
   #idleMs: number;
   readonly #nice: number;
+  readonly #answer: RunnerProcessOptions["answer"];
   #idleTimer: NodeJS.Timeout | undefined;
   #child: ChildProcess | null = null;
   #pending = new Map<number, Pending>();
@@ -147,6 +153,7 @@ export class RunnerProcess {
     this.#maxRss = opts.maxRssBytes ?? 0;
     this.#idleMs = opts.idleMs ?? 0;
     this.#nice = opts.nice ?? 0;
+    this.#answer = opts.answer;
   }
 
   /** the current runner's process id (none between an idle stop and the next request) */
@@ -343,10 +350,29 @@ export class RunnerProcess {
     const envelope = raw as RunnerEnvelope;
     if (envelope && Array.isArray(envelope.replies)) {
       for (const m of envelope.replies) this.#onReply(m);
+      if (Array.isArray(envelope.asks)) for (const a of envelope.asks) this.#onAsk(child, a);
       if (typeof envelope.rss === "number") this.#onRss(child, envelope.rss);
       return;
     }
     this.#onReply(raw);
+  }
+
+  // The runner is ours, but what it relays comes from the sandbox: the store must be one the
+  // request it asks for named, and that request must still be pending on this runner.
+  #onAsk(child: ChildProcess, ask: RunnerAsk): void {
+    const reply = (a: RunnerAnswer) => {
+      if (child.connected) child.send(a, undefined, {}, () => {});
+    };
+    const p = this.#pending.get(ask.req);
+    const named = p && p.child === child && p.msg.type === "invoke" ? (p.msg.dataStores ?? []) : [];
+    if (typeof ask.store !== "string" || !named.includes(ask.store) || !this.#answer) {
+      reply({ answer: ask.ask, ok: false, message: "this invocation can't read that data store" });
+      return;
+    }
+    this.#answer(ask).then(
+      (value) => reply({ answer: ask.ask, ok: true, value }),
+      (e: unknown) => reply({ answer: ask.ask, ok: false, message: e instanceof AppError ? e.message : "the data store could not be read (the service's store is unavailable)" }),
+    );
   }
 
   #onRss(child: ChildProcess, rss: number): void {

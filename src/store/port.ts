@@ -1,4 +1,6 @@
 import type { ComponentMeta } from "../runtime/types.ts";
+import type { DataStoreOp, DataStoreWrites } from "../lib/data-store-limits.ts";
+export type { DataStoreOp, DataStoreWrites };
 
 // The Store port: what core needs from storage, in domain terms. The Kysely adapter serves
 // both SQLite (embedded) and PostgreSQL (scale-out); nothing above this file sees SQL.
@@ -181,16 +183,6 @@ export interface DataStoreRecordRow {
   expires_at_ms: number | null;
 }
 
-/**
- * A write to a data store, as the API and (later) a run's `data_store` prop make them; applied in
- * order by DataStoreRecordStore.apply. `set` without `expiresAtMs` keeps the expiry of the record
- * it replaces (none for a new key), `null` clears it; `ttl` changes only a live record's expiry.
- */
-export type DataStoreOp =
-  | { op: "set"; key: string; valueJson: string; expiresAtMs?: number | null }
-  | { op: "ttl"; key: string; expiresAtMs: number | null }
-  | { op: "delete"; key: string }
-  | { op: "clear" };
 
 export interface DataStoreApplyResult {
   /** false when there is no such store (deleted meanwhile): nothing was written */
@@ -580,6 +572,8 @@ export interface CommitBatch {
   runSteps: RunStepRow[];
   /** workflows whose runs keep only the newest `keep` that ended (running and suspended ones stay) */
   runTrims: { workflow_id: string; keep: number }[];
+  /** runs' writes to data stores (their `data_store` props), applied in order per store */
+  dataStores: DataStoreWrites[];
   /**
    * Several nodes: the partition leases (id, epoch) this node must still hold for the batch to
    * commit; checked in the transaction, which fails with FencedError when one was taken over.

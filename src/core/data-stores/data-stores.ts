@@ -2,7 +2,7 @@ import type { DataStoreApplyResult, DataStoreOp, DataStoreRecordRow, DataStoreRo
 import { AppError, invalid, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { nowSeconds } from "../../lib/clock.ts";
-import { MAX_KEYS } from "./limits.ts";
+import { MAX_KEYS } from "../../lib/data-store-limits.ts";
 import { checkKey, checkRecordInput, checkRecordQuery, checkStoreName } from "./input.ts";
 
 // Data stores (Pipedream's `ds_` ids): a user's named key-value stores of JSON values, with an

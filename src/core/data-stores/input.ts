@@ -1,5 +1,5 @@
 import { invalid, type FieldProblem } from "../../lib/errors.ts";
-import { MAX_NAME_LENGTH, keyProblem, ttlProblem, valueProblem } from "./limits.ts";
+import { MAX_NAME_LENGTH, keyProblem, ttlProblem, valueProblem } from "../../lib/data-store-limits.ts";
 
 // What the API gives the data stores, checked field by field so one 400 names every problem.
 

@@ -34,7 +34,7 @@ const GATHER_UNTIL_EVENTS = 256;
 const USAGE_EVERY_MS = 1000;
 
 function emptyBatch(): CommitBatch {
-  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [], deliveries: [], deliveriesDone: [], runs: [], runSteps: [], runTrims: [] };
+  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [], deliveries: [], deliveriesDone: [], runs: [], runSteps: [], runTrims: [], dataStores: [] };
 }
 
 export class CommitQueue {
@@ -162,6 +162,7 @@ function merge(b: CommitBatch, part: CommitPart): void {
   if (part.runs) for (const r of part.runs) b.runs.push(r);
   if (part.runSteps) for (const s of part.runSteps) b.runSteps.push(s);
   if (part.runTrims) b.runTrims.push(...part.runTrims);
+  if (part.dataStores) b.dataStores.push(...part.dataStores);
   if (part.fence) {
     if (b.fence) b.fence.leases.push(...part.fence.leases);
     else b.fence = { node: part.fence.node, leases: [...part.fence.leases] };
@@ -198,6 +199,7 @@ function compact(b: CommitBatch): CommitBatch {
     runs: b.runs,
     runSteps: b.runSteps,
     runTrims: [...runTrims.values()],
+    dataStores: b.dataStores,
     ...(b.fence ? { fence: { node: b.fence.node, leases: uniqueLeases(b.fence.leases) } } : {}),
   };
 }

@@ -10,7 +10,8 @@ import type { EnvSnapshots } from "../env-vars/env-snapshots.ts";
 import type { CommitPart, CommitQueue } from "./commit-queue.ts";
 import { applyDedupe, byTs } from "./dedupe.ts";
 import { renderItem } from "../event-render.ts";
-import { runtimeProps } from "./runtime-props.ts";
+import { dataStoresOf, runtimeProps } from "./runtime-props.ts";
+import type { PendingWrites } from "../data-stores/pending-writes.ts";
 import type { Usage } from "./usage.ts";
 import { errorPayload, type InvocationContext } from "./error-events.ts";
 import { EventRows, type CachedState } from "./event-rows.ts";
@@ -52,6 +53,8 @@ export interface InvocationDeps {
   metrics?: CoreMetrics;
   /** what a commit of an emitter's durable work must check (several nodes: its lease) */
   fence?: (emitterId: string) => CommitBatch["fence"];
+  /** data store writes of ended runs, held until committed, which reads see (pending-writes.ts) */
+  pendingWrites: PendingWrites;
 }
 
 export class Invocations {
@@ -113,6 +116,7 @@ export class Invocations {
     });
     const ctx: InvocationContext = step ? step.ctx : { kind, startedAt: Date.now(), eventJson, trigger: triggerOf(opts) };
     if (step) propValues.$run = step.run;
+    const dataStores = dataStoresOf(t);
     const pending = this.#d.invoker.invoke({
       sourceId: t.source.id,
       owner: t.user.id,
@@ -126,10 +130,13 @@ export class Invocations {
       dbEpoch: state.epoch,
       limits: this.#d.limits,
       fetchAllow: this.#d.fetchAllow,
+      ...(dataStores ? { dataStores } : {}),
       durable: isDurable(opts),
       fresh: () => ({ db: state.row.db, dbEpoch: state.epoch }),
     });
     this.#running += 1;
+    // seen by the data store reads of the runs after it from now on, until its commit is done
+    if (dataStores && !opts.dryRun) void pending.then((r) => r.dataStores && !r.error && this.#d.pendingWrites.hold(r.dataStores));
     void pending.then(
       () => (this.#running -= 1),
       () => (this.#running -= 1),
@@ -280,8 +287,10 @@ export class Invocations {
   }
 
   #apply(t: Target, state: CachedState, ctx: InvocationContext, r: InvokeResult, opts: InvokeOptions, subs: SubscriptionRow[]) {
+    const release = () => this.#d.pendingWrites.release(r.dataStores);
     if (this.#deleted.has(t.source.id) || this.#stopping) {
       this.#d.usage.end(t.user);
+      release();
       return Promise.resolve();
     }
     const step = opts.step;
@@ -301,6 +310,7 @@ export class Invocations {
     // a run's steps log onto one $logs event, committed with the step after which the run ends
     // or waits (the steps' rows hold each one's own lines)
     const logs = record ? record.logs : r.logs.slice();
+    let dataStores: CommitPart["dataStores"];
     if (!r.error) {
       const { kept, warnings } = applyDedupe(t.component.meta.dedupe, byTs(r.emits), state.row.dedupe);
       for (const w of warnings) logs.push({ level: "warn", msg: w, ts: now });
@@ -309,6 +319,12 @@ export class Invocations {
         else add(e.meta.name ?? "", e.json, e.meta);
       }
       if (r.db) state.row.db = r.db;
+      if (r.dataStores) {
+        // only the stores its props name (the runner allows no other: checked again here)
+        const allowed = dataStoresOf(t) ?? [];
+        const writes = r.dataStores.filter((w) => allowed.includes(w.store));
+        if (writes.length > 0) dataStores = writes;
+      }
     }
     // a step that will be retried puts its error on the run, not yet on $errors
     const reported = r.error && (!record || record.reportError);
@@ -317,6 +333,7 @@ export class Invocations {
     }
     if (logs.length > 0) add("$logs", JSON.stringify({ lines: logs }), {});
     const part: CommitPart = { states: [this.#rows.snapshot(state)], usage: [usage] };
+    if (dataStores) part.dataStores = dataStores;
     if (record) {
       part.runs = [record.run];
       part.runSteps = record.steps;
@@ -326,7 +343,7 @@ export class Invocations {
     if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
     if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
     this.#fence(t, opts, part);
-    return this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx);
+    return this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx).finally(release);
   }
 
   // Durable work (an inbox row, a delivery, a timer tick, a workflow run's step) is the partition

@@ -5,6 +5,7 @@ import { APPHOOK, defaultTimer } from "../props.ts";
 import type { Target } from "./target.ts";
 import type { WorkflowStepRow } from "../../store/port.ts";
 import type { PropDefinition } from "../../runtime/types.ts";
+import { dataStoreIds } from "../data-stores/store-refs.ts";
 
 /**
  * Prop values as the sandbox gets them: secrets opened, the timer resolved, the http endpoint,
@@ -64,4 +65,10 @@ function resolve(
     } else out[p.name] = value;
   }
   return reads ? Promise.all(reads).then(() => out) : out;
+}
+
+/** The data stores the target's props name (a workflow's: every step's), or undefined: none. */
+export function dataStoresOf(t: Target): string[] | undefined {
+  const ids = t.workflow ? t.workflow.steps.flatMap((s) => dataStoreIds(s.meta, s.props)) : dataStoreIds(t.component.meta, t.source.props);
+  return ids.length > 0 ? [...new Set(ids)] : undefined;
 }

@@ -15,6 +15,7 @@ import { Lifecycle } from "./lifecycle.ts";
 import { Quotas } from "./quotas.ts";
 import { Targets } from "./targets.ts";
 import { AccountAuth } from "../accounts/account-auth.ts";
+import { PendingWrites } from "../data-stores/pending-writes.ts";
 import { EnvSnapshots } from "../env-vars/env-snapshots.ts";
 import { Timers, timerEvent, timerOf } from "../flow/timers.ts";
 import { Usage } from "./usage.ts";
@@ -42,6 +43,8 @@ export class SourceRuntime {
   /** each user's environment variables, as runs carry them */
   readonly env: EnvSnapshots;
   readonly invocations: Invocations;
+  /** runs' data store writes not committed yet, which data store reads see */
+  readonly pendingWrites = new PendingWrites();
   readonly lifecycle: Lifecycle;
   readonly timers: Timers;
   readonly quotas: Quotas;
@@ -89,6 +92,7 @@ export class SourceRuntime {
       secrets: deps.secrets,
       accounts: this.accountAuth,
       env: this.env,
+      pendingWrites: this.pendingWrites,
       limits: deps.limits,
       fetchAllow: [...deps.fetchAllow],
       retention: deps.retention,

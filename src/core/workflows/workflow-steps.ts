@@ -5,6 +5,7 @@ import { newId } from "../../lib/ids.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { Components } from "../components.ts";
 import { accountIdOf, accountRefProblems } from "../accounts/account-refs.ts";
+import { checkDataStoreRefs } from "../data-stores/store-refs.ts";
 import { normalizeProps } from "../props.ts";
 import { expressionProblems } from "./step-expressions.ts";
 import type { StepInput } from "./workflow-input.ts";
@@ -44,6 +45,7 @@ export class StepDeployer {
       const secret = new Set(source.meta.props.filter((p) => p.secret).map((p) => p.name));
       problems.push(...(await expressionProblems(input.props ?? {}, `${at}.props`, secret)));
       problems.push(...(await accountRefProblems(this.#deps.store.accounts, user, source.meta, props, `${at}.props`, "not_found")));
+      await checkDataStoreRefs(this.#deps.store.dataStores, user, source.meta, props);
       rows.push({
         id: newId("c_"),
         name: input.name,

@@ -309,6 +309,7 @@ export class Instance {
         inv.timers.delete(args[0] as number);
         return;
       case "async":
+        if (args[1] === "store") return this.#startStoreCall(running, args[0], args.slice(2));
         if (args[1] !== "fetch") throw new Error(`unknown async host call "${String(args[1])}"`);
         return this.#startFetch(running, args[0], args[2]);
       case "step":
@@ -369,6 +370,30 @@ export class Instance {
       this.#enter(running, this.#refs?.fireTimer, [id], () => running.firing.delete(id));
     };
     timers.set(id, repeat === true ? setInterval(fire, Math.max(1, delay)) : setTimeout(fire, delay));
+  }
+
+  /** A data store call ([store, op, ...args]); its answer settles the sandbox's promise later, never now. */
+  #startStoreCall(running: Running, id: unknown, args: unknown[]): void {
+    if (typeof id !== "number") throw new TypeError("bad async call");
+    const work = running.inv.dataStores;
+    if (!work) throw new TypeError("this component's props name no data store");
+    const answer = work.call(args[0], args[1], args.slice(2));
+    this.#settleLater(running, id, Promise.resolve(answer));
+  }
+
+  #settleLater(running: Running, id: number, answer: Promise<unknown>): void {
+    answer
+      .then(
+        (value) => [true, value],
+        (e: unknown) => {
+          const err = e as Error;
+          const name = err?.name === "RangeError" || err?.name === "TypeError" ? err.name : "Error";
+          return [false, { name, message: String(err?.message ?? e) }];
+        },
+      )
+      .then(([ok, value]) => {
+        if (!running.ended) this.#enter(running, this.#refs?.settle, [id, ok, value]);
+      });
   }
 
   #startFetch(running: Running, id: unknown, rawRequest: unknown): void {

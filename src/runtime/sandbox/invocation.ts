@@ -5,6 +5,7 @@ import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimit
 import type { DbState } from "./db-state.ts";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { checkResponseHeaders } from "./response-headers.ts";
+import type { DataStoreWork } from "./data-store-work.ts";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const MAX_ERROR_TEXT = 16 * 1024;
@@ -52,6 +53,14 @@ export class Invocation {
     this.limits = limits;
     this.db = db;
     this.envJson = envJson;
+  }
+
+  /** its data stores (`data_store` props): reads and the writes it hands back */
+  dataStores: DataStoreWork | undefined;
+
+  /** Counts bytes the invocation hands back beyond emits, logs and response (data store writes). */
+  charge(bytes: number, what: string): void {
+    this.#take(bytes, what);
   }
 
   countEmit(): void {

@@ -8,6 +8,8 @@ import { DbState } from "./db-state.ts";
 import { Instance } from "./instance.ts";
 import { Invocation, invocationError } from "./invocation.ts";
 import { StepLoadError } from "./load/load-workflow.ts";
+import { DataStoreWork } from "./data-store-work.ts";
+import { askHost } from "./host-asks.ts";
 
 /**
  * Warm instances kept per runner (LRU; a busy one is never evicted). Measured with a small
@@ -85,6 +87,7 @@ function check(req: InvokeRequest): void {
     (req.eventJson === undefined || typeof req.eventJson === "string") &&
     (req.envJson === undefined || typeof req.envJson === "string") &&
     (req.warmOnly === undefined || typeof req.warmOnly === "boolean") &&
+    (req.dataStores === undefined || (Array.isArray(req.dataStores) && req.dataStores.every((s) => typeof s === "string"))) &&
     typeof l === "object" &&
     l !== null &&
     [l.timeoutMs, l.memoryMb, l.maxEmits, l.maxEventBytes, l.maxLogLines, l.maxLogLineBytes, l.maxDbBytes, l.maxResultBytes].every(
@@ -148,6 +151,10 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
 
   const warm = inst?.warmDb?.epoch === req.dbEpoch ? inst.warmDb.state : undefined;
   const inv = new Invocation(req.limits, (warm ?? DbState.fromObject(req.db)).clone(), req.envJson);
+  if (req.dataStores && req.dataStores.length > 0) {
+    const reqId = (req as InvokeRequest & { id?: number }).id ?? 0;
+    inv.dataStores = new DataStoreWork(req.dataStores, (store, op, key) => askHost(reqId, store, op, key), (n, what) => inv.charge(n, what));
+  }
   const result = (error: InvocationError | undefined): InvokeResult => {
     const out: InvokeResult = {
       emits: error ? [] : inv.emits,
@@ -159,6 +166,8 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
     if (inv.response) out.response = inv.response;
     if (error) out.error = error;
     if (inv.steps.length > 0) out.steps = inv.steps;
+    const writes = error ? undefined : inv.dataStores?.writes();
+    if (writes) out.dataStores = writes;
     return out;
   };
 

@@ -2,11 +2,12 @@
 // Every request gets exactly one reply; errors in component code never end this process.
 import { AppError } from "../../lib/errors.ts";
 import type { RunnerMessage, RunnerReply } from "../protocol.ts";
-import { batchesOf, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
+import { batchesOf, type RunnerAsk, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
 import { analyze } from "./analyze.ts";
 import { invoke, setWarmMemoryMb, setWarmSources } from "./invoke.ts";
 import { entryModes } from "./instance.ts";
 import { useRuntimeBundle } from "./load/runtime-modules.ts";
+import { sendAsksWith, takeAnswer } from "./host-asks.ts";
 
 const settings = JSON.parse(process.argv[2] ?? "{}") as Partial<RunnerSettings>;
 if (typeof settings.warmMemoryMb === "number" && settings.warmMemoryMb > 0) setWarmMemoryMb(settings.warmMemoryMb);
@@ -33,6 +34,7 @@ async function handle(msg: RunnerMessage): Promise<unknown> {
 // Replies finished in one tick go back as one message, as the host batches its requests; each
 // message carries this process's RSS, so the host can retire a runner that grew too large.
 let outbox: RunnerReply[] | null = null;
+let asks: RunnerAsk[] = [];
 
 function reply(message: RunnerReply): void {
   if (!outbox) {
@@ -42,13 +44,26 @@ function reply(message: RunnerReply): void {
   outbox.push(message);
 }
 
+sendAsksWith((ask) => {
+  if (!outbox) {
+    outbox = [];
+    setImmediate(flush);
+  }
+  asks.push(ask);
+});
+
 function flush(): void {
   const replies = outbox!;
+  const asked = asks;
   outbox = null;
+  asks = [];
   // The host may have gone (or killed us) meanwhile; then there is nobody to answer.
   if (!process.connected) return;
   const rss = process.memoryUsage.rss();
-  for (const batch of batchesOf(replies, replyBytes)) send({ rss, replies: batch });
+  const batches = batchesOf(replies, replyBytes);
+  if (batches.length === 0) batches.push([]);
+  // the questions ride with the last batch of replies: after every result finished before them
+  batches.forEach((batch, i) => send({ rss, replies: batch, ...(i === batches.length - 1 && asked.length > 0 ? { asks: asked } : {}) }));
 }
 
 // Serialising happens inside process.send and throws synchronously (a value too deep or too
@@ -59,7 +74,14 @@ function send(envelope: RunnerEnvelope): void {
     process.send?.(envelope, undefined, {}, () => {});
   } catch (e) {
     if (envelope.replies.length > 1) {
-      for (const r of envelope.replies) send({ rss: envelope.rss, replies: [r] });
+      const last = envelope.replies.length - 1;
+      envelope.replies.forEach((r, i) => send({ rss: envelope.rss, replies: [r], ...(i === last && envelope.asks ? { asks: envelope.asks } : {}) }));
+      return;
+    }
+    if (envelope.asks && envelope.replies.length === 1) {
+      // the reply alone first (it may fail and be replaced), then the questions
+      send({ rss: envelope.rss, replies: envelope.replies });
+      send({ rss: envelope.rss, replies: [], asks: envelope.asks });
       return;
     }
     const r = envelope.replies[0];
@@ -89,6 +111,7 @@ function receive(msg: RunnerMessage): void {
 }
 
 process.on("message", (raw: unknown) => {
+  if (takeAnswer(raw)) return;
   if (Array.isArray(raw)) for (const m of raw) receive(m as RunnerMessage);
   else receive(raw as RunnerMessage);
 });

@@ -5,6 +5,7 @@ import { atMost } from "./event-keys.ts";
 import { pendingWebhookDelivery } from "./webhook-deliveries.ts";
 import { chunks, deleteWhereIn, insertRows, type Dialect } from "./raw-rows.ts";
 import { writeRuns } from "./commit-runs.ts";
+import { writeDataStores } from "./commit-data-stores.ts";
 
 const EVENT_COLUMNS = ["emitter_id", "user_id", "event_name", "ms", "n", "emit_id", "indexed_at_ms", "payload", "size", "meta"] as const satisfies readonly (keyof EventRow)[];
 const DELIVERY_COLUMNS = [
@@ -131,6 +132,7 @@ export async function commitBatch(trx: Kysely<Database>, batch: CommitBatch, dia
     streamDelta(counts, t.emitter_id, t.event_name, undefined, -Number(trimmed.numDeletedRows));
   }
   await writeRuns(trx, batch, dialect);
+  await writeDataStores(trx, batch);
   await addToStreamCounts(trx, counts);
 }
 

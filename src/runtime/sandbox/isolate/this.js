@@ -1,7 +1,7 @@
 // Runs INSIDE the isolate: `this` of a component's run or hook, built from the component's own prop
 // definitions and the values the host resolved (secrets opened, accounts' auth). Sources get it
 // with $emit added (invoke.js); workflow steps get it per step (workflow.js).
-import { call } from "./host.js";
+import { call, callAsync } from "./host.js";
 import { inspect } from "./inspect.js";
 
 // captured before any component code runs: a step's package can't replace what builds the next
@@ -42,6 +42,50 @@ export function respond(r) {
   if (typeof body === "string") return call("respond", status, headers, "text", body);
   const json = stringify(body);
   call("respond", status, headers, json === undefined ? "none" : "json", json);
+}
+
+/**
+ * A `data_store` prop (workflows §6): Pipedream's methods, all async. Values cross as JSON text;
+ * the runner keeps the writes (committed with the run's step) and asks the service for the rest.
+ */
+function makeDataStore(value) {
+  const id = isObject(value) && typeof value.dataStoreId === "string" ? value.dataStoreId : undefined;
+  const use = (op, ...args) =>
+    id === undefined
+      ? Promise.reject(new TypeError('this data_store prop is not configured: give it {"dataStoreId": "ds_..."}'))
+      : callAsync("store", id, op, ...args);
+  const pair = ([key, json]) => {
+    const value = parse(json);
+    const p = [key, value];
+    // Pipedream code reads entries as [key, value] pairs or as {key, value}: both work
+    p.key = key;
+    p.value = value;
+    return p;
+  };
+  const store = {
+    type: "data_store",
+    async get(key) {
+      const json = await use("get", String(key));
+      return json === null ? undefined : parse(json);
+    },
+    has: (key) => use("has", String(key)),
+    set(key, value, opts) {
+      const ttl = isObject(opts) ? opts.ttl : undefined;
+      return use("set", String(key), stringify(value), ttl);
+    },
+    delete: (key) => use("delete", String(key)),
+    setTtl: (key, ttl) => use("setTtl", String(key), ttl === undefined ? null : ttl),
+    keys: () => use("keys"),
+    async entries() {
+      return (await use("entries")).map(pair);
+    },
+    clear: () => use("clear"),
+    async *[Symbol.asyncIterator]() {
+      for (const e of await store.entries()) yield e;
+    },
+  };
+  if (id !== undefined) store.id = id;
+  return freeze(store);
 }
 
 export function resolveProp(def) {
@@ -85,6 +129,9 @@ export function propsThis(component, props, self = {}) {
         break;
       case "app":
         self[name] = makeApp(def, value);
+        break;
+      case "data_store":
+        self[name] = makeDataStore(value);
         break;
       default:
         self[name] = value !== undefined ? value : def.default === undefined ? undefined : parse(stringify(def.default));
