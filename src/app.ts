@@ -126,6 +126,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     metrics,
     ownership,
     ...(clusterToken ? { peers: peerClient(clusterToken, config.invocationTimeoutMs + 5000) } : {}),
+    ...(config.smtpUrl ? { smtp: { url: config.smtpUrl, from: config.smtpFrom } } : {}),
   });
   answer = runnerReads(store.dataStoreRecords, core.runtime.pendingWrites);
   metrics.observe({

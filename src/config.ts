@@ -64,6 +64,10 @@ export interface Config {
   runRetention: number;
   /** a failed workflow step's first retry waits this long, doubling for each next one */
   runRetryMs: number;
+  /** where $.send.email sends (smtp:// or smtps://, with its credentials); absent: it can't */
+  smtpUrl?: string;
+  /** the sender of those emails */
+  smtpFrom: string;
   /** what one package may unpack to, MiB */
   npmMaxPackageMb: number;
   /** what one save's packages may unpack to in all, MiB (at most the cache's cap) */
@@ -175,6 +179,17 @@ function corsOrigins(raw: string | undefined): string[] {
   return origins;
 }
 
+/** TRIBUTARY_SMTP_URL and TRIBUTARY_SMTP_FROM: checked here, so a typo stops the start, not the first email. */
+function smtp(url: string | undefined, from: string | undefined): { smtpUrl?: string; smtpFrom: string } {
+  const sender = from?.trim() || "Tributary <tributary@localhost>";
+  if (!url) return { smtpFrom: sender };
+  const u = URL.parse(url);
+  if (!u || (u.protocol !== "smtp:" && u.protocol !== "smtps:") || !u.hostname) {
+    throw new Error("TRIBUTARY_SMTP_URL takes smtp://user:password@host:port or smtps://...");
+  }
+  return { smtpUrl: url, smtpFrom: sender };
+}
+
 const SECRET_SETTINGS = new Set(["TRIBUTARY_ADMIN_KEY", "TRIBUTARY_SECRET_KEY", "TRIBUTARY_METRICS_TOKEN", "TRIBUTARY_SMTP_URL"]);
 
 /** `--port=4000` becomes PORT=4000; `--data-dir=x` becomes TRIBUTARY_DATA_DIR=x. */
@@ -249,6 +264,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     npmCacheMb: int("TRIBUTARY_NPM_CACHE_MB", e.TRIBUTARY_NPM_CACHE_MB, 2048, 1),
     runRetention: int("TRIBUTARY_RUN_RETENTION", e.TRIBUTARY_RUN_RETENTION, 1000, 1),
     runRetryMs: int("TRIBUTARY_RUN_RETRY_MS", e.TRIBUTARY_RUN_RETRY_MS, 10_000, 1),
+    ...smtp(e.TRIBUTARY_SMTP_URL, e.TRIBUTARY_SMTP_FROM),
     // googleapis, the largest package we know components to use, unpacks to 235 MiB in 2,243 files
     npmMaxPackageMb: int("TRIBUTARY_NPM_MAX_PACKAGE_MB", e.TRIBUTARY_NPM_MAX_PACKAGE_MB, 512, 1),
     npmMaxSaveMb: int("TRIBUTARY_NPM_MAX_SAVE_MB", e.TRIBUTARY_NPM_MAX_SAVE_MB, 1024, 1),

@@ -25,7 +25,7 @@ interface Workflow {
 const step = (body: string) => `export default { async run({ steps, $ }) { ${body} } };`;
 
 function batch(part: Partial<CommitBatch>): CommitBatch {
-  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [], deliveries: [], deliveriesDone: [], runs: [], runSteps: [], runTrims: [], dataStores: [], ...part };
+  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [], deliveries: [], deliveriesDone: [], runs: [], runSteps: [], runTrims: [], dataStores: [], sends: [], ...part };
 }
 
 let clock = 1_700_000_000_000;

@@ -171,6 +171,7 @@ test("store: on a full disk writes fail as storage_unavailable, reads go on, and
     runSteps: [],
     runTrims: [],
     dataStores: [],
+    sends: [],
   });
   let failed: { i: number; err: any } | undefined;
   for (let i = 0; i < 100 && !failed; i++) {

@@ -4375,6 +4375,32 @@ export interface paths {
                                     /** @description {name, message, stack}: why the step failed */
                                     error?: unknown;
                                     attempts: number;
+                                    /** @description what the step queued with $.send.http / $.send.email, sent once it committed */
+                                    sends: {
+                                        /** @description `snd_...` */
+                                        id: string;
+                                        /** @enum {unknown} */
+                                        kind: "http" | "email";
+                                        /** @enum {unknown} */
+                                        status: "pending" | "sent" | "failed";
+                                        /** @description tries so far */
+                                        attempts: number;
+                                        /** @description http: the request's method */
+                                        method?: string;
+                                        /** @description http: the request's URL */
+                                        url?: string;
+                                        /** @description email: its subject */
+                                        subject?: string;
+                                        /** @description http: the status of the last try */
+                                        last_status: number | null;
+                                        /** @description why the last try failed */
+                                        last_error: string | null;
+                                        created_at_ms: number;
+                                        /** @description when it was sent, or given up */
+                                        done_at_ms: number | null;
+                                        /** @description a pending send's next try */
+                                        next_at_ms: number | null;
+                                    }[];
                                 }[];
                             }[];
                         };
@@ -4503,6 +4529,32 @@ export interface paths {
                                     /** @description {name, message, stack}: why the step failed */
                                     error?: unknown;
                                     attempts: number;
+                                    /** @description what the step queued with $.send.http / $.send.email, sent once it committed */
+                                    sends: {
+                                        /** @description `snd_...` */
+                                        id: string;
+                                        /** @enum {unknown} */
+                                        kind: "http" | "email";
+                                        /** @enum {unknown} */
+                                        status: "pending" | "sent" | "failed";
+                                        /** @description tries so far */
+                                        attempts: number;
+                                        /** @description http: the request's method */
+                                        method?: string;
+                                        /** @description http: the request's URL */
+                                        url?: string;
+                                        /** @description email: its subject */
+                                        subject?: string;
+                                        /** @description http: the status of the last try */
+                                        last_status: number | null;
+                                        /** @description why the last try failed */
+                                        last_error: string | null;
+                                        created_at_ms: number;
+                                        /** @description when it was sent, or given up */
+                                        done_at_ms: number | null;
+                                        /** @description a pending send's next try */
+                                        next_at_ms: number | null;
+                                    }[];
                                 }[];
                             };
                         };
@@ -4732,6 +4784,32 @@ export interface paths {
                                     /** @description {name, message, stack}: why the step failed */
                                     error?: unknown;
                                     attempts: number;
+                                    /** @description what the step queued with $.send.http / $.send.email, sent once it committed */
+                                    sends: {
+                                        /** @description `snd_...` */
+                                        id: string;
+                                        /** @enum {unknown} */
+                                        kind: "http" | "email";
+                                        /** @enum {unknown} */
+                                        status: "pending" | "sent" | "failed";
+                                        /** @description tries so far */
+                                        attempts: number;
+                                        /** @description http: the request's method */
+                                        method?: string;
+                                        /** @description http: the request's URL */
+                                        url?: string;
+                                        /** @description email: its subject */
+                                        subject?: string;
+                                        /** @description http: the status of the last try */
+                                        last_status: number | null;
+                                        /** @description why the last try failed */
+                                        last_error: string | null;
+                                        created_at_ms: number;
+                                        /** @description when it was sent, or given up */
+                                        done_at_ms: number | null;
+                                        /** @description a pending send's next try */
+                                        next_at_ms: number | null;
+                                    }[];
                                 }[];
                             };
                         };

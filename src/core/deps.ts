@@ -43,4 +43,6 @@ export interface CoreDeps {
   ownership?: Ownership;
   /** calls on other nodes (several nodes) */
   peers?: Peers;
+  /** where $.send.email sends (TRIBUTARY_SMTP_URL), and from whom; absent: it can't */
+  smtp?: { url: string; from: string };
 }

@@ -182,6 +182,15 @@ export interface StepReport {
   logsTo: number;
   /** it called $.flow.delay, suspend or rerun (the last call): the run waits after it */
   flow?: StepFlow;
+  /** what it queued with $.send.http / $.send.email, in call order */
+  sends?: QueuedSend[];
+}
+
+/** A send a step queued (runtime/sandbox/queued-send.ts): its request, checked, as JSON text. */
+export interface QueuedSend {
+  kind: "http" | "email";
+  /** http `{method, url, headers, body?}`; email `{subject, text?, html?}` */
+  request: string;
 }
 
 /** What a step asked the run to wait for (workflows §3). */

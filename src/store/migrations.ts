@@ -15,6 +15,7 @@ import { envVarsSchema } from "./migrations/012_env_vars.ts";
 import { dataStoresSchema } from "./migrations/013_data_stores.ts";
 import { workflowRunsSchema } from "./migrations/014_workflow_runs.ts";
 import { runWaitsSchema } from "./migrations/015_run_waits.ts";
+import { runSendsSchema } from "./migrations/016_run_sends.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -36,6 +37,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "013_data_stores": dataStoresSchema(dialect),
     "014_workflow_runs": workflowRunsSchema(dialect),
     "015_run_waits": runWaitsSchema(),
+    "016_run_sends": runSendsSchema(),
   };
 }
 

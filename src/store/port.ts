@@ -554,6 +554,48 @@ export interface RunStore {
   resume(id: string, wait: string, change: { resumeData?: { idx: number; json: string }; wait: string }, now: number): Promise<boolean>;
 }
 
+/** A send a step queued ($.send.http, $.send.email): sent after the step commits, retried on failure. */
+export interface RunSendRow {
+  /** `snd_...` */
+  id: string;
+  run_id: string;
+  /** the step that queued it, and its place among that step's sends */
+  step_idx: number;
+  position: number;
+  user_id: string;
+  /** the workflow's partition: its owner sends it */
+  partition: number;
+  kind: "http" | "email";
+  /** JSON text: http `{method, url, headers, body?}`, email `{subject, text?, html?}` */
+  request: string;
+  status: "pending" | "sent" | "failed";
+  /** tries made */
+  attempts: number;
+  /** when it is tried next (pending ones) */
+  next_at_ms: number;
+  /** the HTTP status of the last try, when it got one */
+  last_status: number | null;
+  /** why the last try failed */
+  last_error: string | null;
+  created_at_ms: number;
+  done_at_ms: number | null;
+}
+
+/** The sends steps queued; written by commits (CommitBatch.sends), then by the sender. */
+export interface RunSendStore {
+  /** a run's sends, by step and then in the order they were queued */
+  forRun(runId: string): Promise<RunSendRow[]>;
+  /** pending sends of the partitions that are due, soonest first */
+  due(partitions: readonly number[], now: number, limit: number): Promise<RunSendRow[]>;
+  /**
+   * Takes a pending send for one try: its next try moves to `until` (another node's scan, or a
+   * crash, finds it again only then), when it is still pending and due at `nextAt` as read.
+   */
+  claim(id: string, nextAt: number, until: number): Promise<boolean>;
+  /** records a try: still pending (with its next time), sent or failed */
+  record(row: Pick<RunSendRow, "id" | "status" | "attempts" | "next_at_ms" | "last_status" | "last_error" | "done_at_ms">): Promise<void>;
+}
+
 export interface CommitBatch {
   events: EventRow[];
   states: EmitterStateRow[];
@@ -574,6 +616,8 @@ export interface CommitBatch {
   runTrims: { workflow_id: string; keep: number }[];
   /** runs' writes to data stores (their `data_store` props), applied in order per store */
   dataStores: DataStoreWrites[];
+  /** what the steps committed here queued with $.send.http / $.send.email */
+  sends: RunSendRow[];
   /**
    * Several nodes: the partition leases (id, epoch) this node must still hold for the batch to
    * commit; checked in the transaction, which fails with FencedError when one was taken over.
@@ -667,6 +711,7 @@ export interface Store {
   webhooks: WebhookStore;
   accounts: AccountStore;
   runs: RunStore;
+  runSends: RunSendStore;
   envVars: EnvVarStore;
   dataStores: DataStoreStore;
   dataStoreRecords: DataStoreRecordStore;

@@ -258,6 +258,25 @@ export interface WorkflowRunStepsTable {
   resume_data: string | null;
 }
 
+/** what steps queued with $.send.http / $.send.email (migration 016) */
+export interface RunSendsTable {
+  id: string;
+  run_id: string;
+  step_idx: number;
+  position: number;
+  user_id: string;
+  partition: number;
+  kind: string;
+  request: string;
+  status: string;
+  attempts: number;
+  next_at_ms: number;
+  last_status: number | null;
+  last_error: string | null;
+  created_at_ms: number;
+  done_at_ms: number | null;
+}
+
 export interface Database {
   events: EventsTable;
   emitter_state: EmitterStateTable;
@@ -280,4 +299,5 @@ export interface Database {
   stream_counts: StreamCountsTable;
   workflow_runs: WorkflowRunsTable;
   workflow_run_steps: WorkflowRunStepsTable;
+  run_sends: RunSendsTable;
 }

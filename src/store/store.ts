@@ -23,6 +23,7 @@ import { dataStoreQueries } from "./queries/data-stores.ts";
 import { dataStoreRecordQueries } from "./queries/data-store-records.ts";
 import { leaseQueries } from "./queries/leases.ts";
 import { runQueries } from "./queries/runs.ts";
+import { runSendQueries } from "./queries/run-sends.ts";
 
 export interface StoreOptions {
   kind: "sqlite" | "postgres";
@@ -42,6 +43,7 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>,
     webhooks: webhookQueries(db),
     accounts: accountQueries(db),
     runs: runQueries(db),
+    runSends: runSendQueries(db),
     envVars: envVarQueries(db, kind),
     dataStores: dataStoreQueries(db),
     dataStoreRecords: dataStoreRecordQueries(db),

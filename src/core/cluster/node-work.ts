@@ -9,6 +9,7 @@ import type { Targets } from "../runtime/targets.ts";
 import type { Usage } from "../runtime/usage.ts";
 import type { Ownership } from "./ownership.ts";
 import type { RunWaker } from "../workflows/run-waker.ts";
+import type { RunSender } from "../workflows/run-sender.ts";
 import { partitionOf } from "./partition.ts";
 
 // Which durable work this node runs, as its partitions come and go, and what it hears from the
@@ -32,6 +33,8 @@ export interface NodeWorkDeps {
   timers: Timers;
   invocations: Invocations;
   runWaker: RunWaker;
+  /** sends steps queued ($.send.http / email) */
+  runSender: RunSender;
   targets: Targets;
   routes: Routes;
   usage: Usage;
@@ -62,6 +65,7 @@ export class NodeWork {
       this.#resumeOwned();
       // runs whose step could not commit are running with nobody driving them
       d.runWaker.scan(true);
+      d.runSender.scan();
       void this.#armTimers((id) => d.ownership.owns(id), true).catch((e) => d.log(e, "re-arming timers failed"));
     });
     d.bus.onBroadcast((m) => this.#onBroadcast(m));
@@ -69,6 +73,7 @@ export class NodeWork {
     await d.ownership.start((gained, lost) => this.#ownershipChanged(gained, lost));
     // waiting runs of what this node holds (and runs a stop cut short), then as they come due
     d.runWaker.start();
+    d.runSender.start();
     if (d.ownership.shared) {
       this.#sweep = setInterval(() => this.#resumeOwned(), SWEEP_MS);
       this.#sweep.unref();
@@ -144,6 +149,7 @@ export class NodeWork {
       await this.#armTimers(inHeld, false);
       await d.deliveries.resume();
       d.runWaker.scan(true);
+      d.runSender.scan();
     } catch (e) {
       d.log(e, "starting the work of partitions this node took failed; trying again shortly");
       const retry = setTimeout(() => void this.#takeUp(held), TAKE_UP_RETRY_MS);

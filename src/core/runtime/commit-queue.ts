@@ -34,7 +34,7 @@ const GATHER_UNTIL_EVENTS = 256;
 const USAGE_EVERY_MS = 1000;
 
 function emptyBatch(): CommitBatch {
-  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [], deliveries: [], deliveriesDone: [], runs: [], runSteps: [], runTrims: [], dataStores: [] };
+  return { events: [], states: [], inboxDone: [], timers: [], usage: [], trims: [], deliveries: [], deliveriesDone: [], runs: [], runSteps: [], runTrims: [], dataStores: [], sends: [] };
 }
 
 export class CommitQueue {
@@ -163,6 +163,7 @@ function merge(b: CommitBatch, part: CommitPart): void {
   if (part.runSteps) for (const s of part.runSteps) b.runSteps.push(s);
   if (part.runTrims) b.runTrims.push(...part.runTrims);
   if (part.dataStores) b.dataStores.push(...part.dataStores);
+  if (part.sends) b.sends.push(...part.sends);
   if (part.fence) {
     if (b.fence) b.fence.leases.push(...part.fence.leases);
     else b.fence = { node: part.fence.node, leases: [...part.fence.leases] };
@@ -200,6 +201,7 @@ function compact(b: CommitBatch): CommitBatch {
     runSteps: b.runSteps,
     runTrims: [...runTrims.values()],
     dataStores: b.dataStores,
+    sends: b.sends,
     ...(b.fence ? { fence: { node: b.fence.node, leases: uniqueLeases(b.fence.leases) } } : {}),
   };
 }

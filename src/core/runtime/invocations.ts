@@ -3,7 +3,7 @@ import { emitterChannel } from "../../bus/port.ts";
 import type { InvocationKind, InvokeLimits, InvokeResult, InvocationError } from "../../runtime/protocol.ts";
 import type { Invoker } from "../../runtime/types.ts";
 import type { InvokeOptions, Target } from "./target.ts";
-import type { CommitBatch, DeliveryRow, EventRow, Store, SubscriptionRow } from "../../store/port.ts";
+import type { CommitBatch, DeliveryRow, EventRow, RunSendRow, Store, SubscriptionRow } from "../../store/port.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { AccountAuth } from "../accounts/account-auth.ts";
 import type { EnvSnapshots } from "../env-vars/env-snapshots.ts";
@@ -55,6 +55,10 @@ export interface InvocationDeps {
   fence?: (emitterId: string) => CommitBatch["fence"];
   /** data store writes of ended runs, held until committed, which reads see (pending-writes.ts) */
   pendingWrites: PendingWrites;
+  /** whether $.send.email can send (TRIBUTARY_SMTP_URL) */
+  email: boolean;
+  /** sends steps queued, committed just now: to be sent */
+  sent: (rows: RunSendRow[]) => void;
 }
 
 export class Invocations {
@@ -83,6 +87,7 @@ export class Invocations {
       publicUrl: deps.publicUrl,
       version: deps.version,
       retryBaseMs: deps.runRetryMs,
+      email: deps.email,
       step: (t, opts, step) => this.#invoke(t, "run", undefined, { ...opts, step }),
       settleOnly: (t, opts, result, step) => this.#settleOnly(t, opts, result, step),
       halted: (id) => this.#stopping || this.#deleted.has(id),
@@ -337,13 +342,16 @@ export class Invocations {
     if (record) {
       part.runs = [record.run];
       part.runSteps = record.steps;
+      if (record.sends) part.sends = record.sends;
       if (step!.newRun && this.#runTrims.due(record.run.workflow_id)) part.runTrims = [{ workflow_id: record.run.workflow_id, keep: this.#d.runRetention }];
     }
     if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
     if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
     if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
     this.#fence(t, opts, part);
-    return this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx).finally(release);
+    const staged = this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx).finally(release);
+    const sends = record?.sends;
+    return sends ? staged.then(() => this.#d.sent(sends)) : staged;
   }
 
   // Durable work (an inbox row, a delivery, a timer tick, a workflow run's step) is the partition

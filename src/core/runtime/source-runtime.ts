@@ -30,6 +30,8 @@ import { Announcements } from "../cluster/announcements.ts";
 import { Backlog } from "../flow/backlog.ts";
 import { NodeWork } from "../cluster/node-work.ts";
 import { RunWaker } from "../workflows/run-waker.ts";
+import { RunSender } from "../workflows/run-sender.ts";
+import { smtpMailer } from "../../lib/mailer.ts";
 
 // Everything that makes sources and workflows run, wired once: invocations and their commits,
 // hooks, timers, the HTTP ingress, quotas, and the deliveries of events to listeners. Sources
@@ -59,6 +61,7 @@ export class SourceRuntime {
   readonly pump: InboxPump;
   /** takes waiting workflow runs up again when they are due */
   readonly runWaker: RunWaker;
+  readonly runSender: RunSender;
   readonly ownership: Ownership;
   readonly #deps: CoreDeps;
   readonly #announce: Announcements;
@@ -93,6 +96,8 @@ export class SourceRuntime {
       accounts: this.accountAuth,
       env: this.env,
       pendingWrites: this.pendingWrites,
+      email: deps.smtp !== undefined,
+      sent: (rows) => this.runSender.kick(rows),
       limits: deps.limits,
       fetchAllow: [...deps.fetchAllow],
       retention: deps.retention,
@@ -110,6 +115,14 @@ export class SourceRuntime {
       targets: this.targets,
       driver: this.invocations.runs,
       holds: (p) => this.ownership.holds(p),
+      log: (err, what) => this.log(err, what),
+    });
+    this.runSender = new RunSender({
+      store: deps.store,
+      holds: (p) => this.ownership.holds(p),
+      fetchAllow: deps.fetchAllow,
+      backoffMs: deps.webhookBackoffMs,
+      ...(deps.smtp ? { mailer: smtpMailer(deps.smtp.url, deps.smtp.from) } : {}),
       log: (err, what) => this.log(err, what),
     });
     this.quotas = new Quotas(this.usage, this.invocations);
@@ -155,6 +168,7 @@ export class SourceRuntime {
       timers: this.timers,
       invocations: this.invocations,
       runWaker: this.runWaker,
+      runSender: this.runSender,
       targets: this.targets,
       routes: this.routes,
       usage: this.usage,
@@ -239,6 +253,7 @@ export class SourceRuntime {
 
   async close(): Promise<void> {
     this.runWaker.close();
+    this.runSender.close();
     this.#node.stop();
     this.#announce.close();
     this.invocations.stop();

@@ -1,4 +1,4 @@
-import type { CommitBatch, ComponentRow, RunRow, RunStepRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
+import type { CommitBatch, ComponentRow, RunRow, RunSendRow, RunStepRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
 import type { InvokeResult, LogLine } from "../../runtime/protocol.ts";
 import type { InvocationContext, TriggerKind } from "./error-events.ts";
 
@@ -39,7 +39,7 @@ export interface StepInvocation {
   /** the run's invocation context (its $errors entries, the trigger) */
   ctx: InvocationContext;
   /** applies the step's result to the run, in commit order: the rows its commit writes */
-  settle: (r: InvokeResult, now: number) => { run: RunRow; steps: RunStepRow[]; reportError: boolean; logs: LogLine[] };
+  settle: (r: InvokeResult, now: number) => { run: RunRow; steps: RunStepRow[]; reportError: boolean; logs: LogLine[]; sends?: RunSendRow[] };
   /** the run's first commit: it counts as one of the owner's invocations (later steps add time) */
   newRun: boolean;
 }

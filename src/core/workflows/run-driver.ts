@@ -8,6 +8,7 @@ import { afterWait, failRun, settleStep, takeUp, type Next } from "./run-steps.t
 import { isFenced, isStorageFault } from "../runtime/poison.ts";
 import { parseWait, queuedWait, waitUrls } from "./run-wait.ts";
 import { RunGate } from "./run-gate.ts";
+import { sendRows } from "./run-sends.ts";
 
 // Runs a workflow run step by step (workflows §3): each step is an invocation of its own whose
 // result commits (its events, its row, the run's state) before the next step starts, so a crash
@@ -32,6 +33,8 @@ export interface RunDriverDeps {
   step: (t: Target, opts: InvokeOptions, step: StepInvocation) => Promise<InvokeResult>;
   /** commits what a run did without running a step (a suspension's timeout, a run's end) */
   settleOnly: (t: Target, opts: InvokeOptions, result: InvokeResult, step: StepInvocation) => Promise<void>;
+  /** whether $.send.email can send (TRIBUTARY_SMTP_URL is set) */
+  email: boolean;
   /** whether results of the emitter are no longer committed (the service stops, it was deleted) */
   halted: (emitterId: string) => boolean;
   log: (err: unknown, what: string) => void;
@@ -243,6 +246,7 @@ export class RunDriver {
   #invocation(t: Target, state: RunState, next: Next, o: { newRun?: boolean; reportError?: boolean; rerun?: Rerun; onNext?: (n: Next) => void }): StepInvocation {
     const w = t.workflow!;
     const run: Record<string, unknown> = { customResponse: w.trigger.type === "http" && w.trigger.custom_response === true, context: state.context };
+    if (this.#d.email) run.email = true;
     const step = next.kind === "step" ? next : undefined;
     if (step) {
       run.step = step.idx;
@@ -269,7 +273,8 @@ export class RunDriver {
         // bounded: a run's $logs event holds its first MAX_RUN_LOG_LINES lines (each step's row has its own)
         for (const line of r.logs) if (state.logs.length < MAX_RUN_LOG_LINES) state.logs.push(line);
         const logs = goesOn ? [] : state.logs.splice(0);
-        return { ...takeRows(state), reportError, logs };
+        const sends = step && !r.error ? sendRows(state.run, step.idx, state.steps[step.idx]?.cell_id, r, now) : undefined;
+        return { ...takeRows(state), reportError, logs, ...(sends ? { sends } : {}) };
       },
     };
   }

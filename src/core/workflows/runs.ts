@@ -1,5 +1,6 @@
-import type { PageRequest, RunRow, RunStatus, RunStepRow, RunStepStatus, Store, UserRow, WorkflowRow } from "../../store/port.ts";
+import type { PageRequest, RunRow, RunSendRow, RunStatus, RunStepRow, RunStepStatus, Store, UserRow, WorkflowRow } from "../../store/port.ts";
 import { AppError, invalid, notFound } from "../../lib/errors.ts";
+import { sendView, type SendView } from "./run-sends.ts";
 
 // Workflow runs (workflows §3), as the API shows them. The engine writes them (CommitBatch.runs);
 // here they are read, replayed and cancelled, each only by the user who owns the workflow.
@@ -35,6 +36,13 @@ export interface RunStepView {
   logs: unknown[];
   error?: unknown;
   attempts: number;
+  sends: SendView[];
+}
+
+/** A run's steps with what they queued to send. */
+export interface RunSteps {
+  rows: RunStepRow[];
+  sends: RunSendRow[];
 }
 
 export interface RunView {
@@ -105,8 +113,9 @@ export class Runs {
     return run;
   }
 
-  steps(run: RunRow): Promise<RunStepRow[]> {
-    return this.#store.runs.steps(run.id);
+  async steps(run: RunRow): Promise<RunSteps> {
+    const [rows, sends] = await Promise.all([this.#store.runs.steps(run.id), this.#store.runSends.forRun(run.id)]);
+    return { rows, sends };
   }
 
   async list(user: UserRow, workflowId: string, page: PageRequest, status?: RunStatus) {
@@ -117,7 +126,7 @@ export class Runs {
   }
 
   /** the API's Run; `steps` absent (lists) leaves the field out */
-  view(run: RunRow, steps: RunStepRow[] | undefined, expand: ReadonlySet<RunExpand>): RunView {
+  view(run: RunRow, steps: RunSteps | undefined, expand: ReadonlySet<RunExpand>): RunView {
     const valueMax = expand.has("steps") ? undefined : STEP_VALUE_PREVIEW_BYTES;
     const out: RunView = {
       id: run.id,
@@ -135,7 +144,7 @@ export class Runs {
       // a step's row is written when it ends: the one a running run is on (and not waiting
       // to retry) is running now
       const current = run.status === "running" && run.wait === null ? run.cursor : -1;
-      out.steps = steps.map((s) => ({
+      out.steps = steps.rows.map((s) => ({
         name: s.name,
         id: s.cell_id,
         status: s.idx === current && s.status === "pending" ? "running" : s.status,
@@ -146,6 +155,7 @@ export class Runs {
         logs: s.logs === null ? [] : (JSON.parse(s.logs) as unknown[]),
         ...(s.error === null ? {} : { error: JSON.parse(s.error) as unknown }),
         attempts: s.attempts,
+        sends: steps.sends.filter((x) => x.step_idx === s.idx).map(sendView),
       }));
     }
     return out;

@@ -22,6 +22,23 @@ const RunStep = Type.Object({
   logs: Type.Array(Type.Unknown({ description: "{level, msg, ts}" })),
   error: Type.Optional(Type.Unknown({ description: "{name, message, stack}: why the step failed" })),
   attempts: Type.Integer(),
+  sends: Type.Array(
+    Type.Object({
+      id: Type.String({ description: "`snd_...`" }),
+      kind: Type.Enum(["http", "email"]),
+      status: Type.Enum(["pending", "sent", "failed"]),
+      attempts: Type.Integer({ description: "tries so far" }),
+      method: Type.Optional(Type.String({ description: "http: the request's method" })),
+      url: Type.Optional(Type.String({ description: "http: the request's URL" })),
+      subject: Type.Optional(Type.String({ description: "email: its subject" })),
+      last_status: nullable(Type.Integer({ description: "http: the status of the last try" })),
+      last_error: nullable(Type.String({ description: "why the last try failed" })),
+      created_at_ms: Type.Integer(),
+      done_at_ms: nullable(Type.Integer({ description: "when it was sent, or given up" })),
+      next_at_ms: nullable(Type.Integer({ description: "a pending send's next try" })),
+    }),
+    { description: "what the step queued with $.send.http / $.send.email, sent once it committed" },
+  ),
 });
 
 export const Run = Type.Object({

@@ -316,6 +316,8 @@ export class Instance {
         running.cellId = typeof args[0] === "string" ? args[0].slice(0, MAX_ID_CHARS) : undefined;
         if (running.cellId !== undefined) inv.stepStart(running.cellId);
         return;
+      case "send":
+        return inv.send(args[0], args[1]);
       case "stepEnd":
         return inv.stepEnd(args[0], args[1], args[2], args[3], args[4]);
       case "done": {

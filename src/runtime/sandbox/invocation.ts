@@ -1,7 +1,8 @@
 // What one invocation accumulates on the runner's side while the component runs: emits, logs,
 // the db working copy, the HTTP response, its timers and fetches. The isolate reaches it only
 // through the ops below, whose arguments are checked, never trusted.
-import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimits, LogLine, StepFlow, StepReport } from "../protocol.ts";
+import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimits, LogLine, QueuedSend, StepFlow, StepReport } from "../protocol.ts";
+import { queuedSend } from "./queued-send.ts";
 import type { DbState } from "./db-state.ts";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { checkResponseHeaders } from "./response-headers.ts";
@@ -9,6 +10,8 @@ import type { DataStoreWork } from "./data-store-work.ts";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const MAX_ERROR_TEXT = 16 * 1024;
+/** sends one step may queue */
+const MAX_SENDS = 100;
 
 const isStr = (x: unknown) => typeof x === "string";
 
@@ -43,7 +46,8 @@ export class Invocation {
   dbChanged = false;
   /** a workflow's steps as they end */
   readonly steps: StepReport[] = [];
-  #step: { cellId: string; startedAt: number; logsFrom: number } | undefined;
+  #step: { cellId: string; startedAt: number; logsFrom: number; sends?: QueuedSend[] } | undefined;
+  #sends = 0;
   #emitCalls = 0;
   #droppedLogs = 0;
   /** bytes handed to the host so far (emits, logs, response), bounded by maxResultBytes */
@@ -134,6 +138,15 @@ export class Invocation {
   /** A workflow step starts (its cellId is checked by the caller). */
   stepStart(cellId: string): void {
     this.#step = { cellId, startedAt: Date.now(), logsFrom: this.logs.length };
+  }
+
+  /** $.send.http / $.send.email in a step: queued on the step, sent once it commits. */
+  send(kind: unknown, json: unknown): void {
+    if (!this.#step) throw new Error("$.send can only be called while a step runs");
+    if (++this.#sends > MAX_SENDS) throw new RangeError(`more than ${MAX_SENDS} $.send.http / $.send.email calls in one step`);
+    const queued = queuedSend(kind, json, this.limits.maxEventBytes);
+    this.#take(queued.request.length, `$.send.${queued.kind}()`);
+    (this.#step.sends ??= []).push(queued);
   }
 
   /** The step that started last ended; what it returned and exported count toward the output. */

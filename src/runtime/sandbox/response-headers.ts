@@ -10,19 +10,20 @@ const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const MAX_HEADERS = 100;
 const MAX_HEADER_BYTES = 16 * 1024;
 
-export function checkResponseHeaders(raw: unknown): Record<string, string> {
+/** `what` names the call in errors: respond(), or $.send.http() for a request's headers. */
+export function checkResponseHeaders(raw: unknown, what = "respond()"): Record<string, string> {
   const out: Record<string, string> = {};
   if (typeof raw !== "object" || raw === null) return out;
   let count = 0;
   let bytes = 0;
   for (const [name, value] of Object.entries(raw)) {
     if (typeof value !== "string") continue;
-    if (!TOKEN.test(name)) throw new TypeError(`respond(): ${JSON.stringify(name.slice(0, 100))} is not a valid header name`);
-    if (!VALUE.test(value)) throw new TypeError(`respond(): the value of header "${name}" has characters a header can't carry (CR, LF or other controls)`);
+    if (!TOKEN.test(name)) throw new TypeError(`${what}: ${JSON.stringify(name.slice(0, 100))} is not a valid header name`);
+    if (!VALUE.test(value)) throw new TypeError(`${what}: the value of header "${name}" has characters a header can't carry (CR, LF or other controls)`);
     if (isHopByHop(name)) continue;
     bytes += name.length + value.length;
     if (++count > MAX_HEADERS || bytes > MAX_HEADER_BYTES) {
-      throw new RangeError(`respond(): more than ${MAX_HEADERS} headers or ${MAX_HEADER_BYTES} bytes of them`);
+      throw new RangeError(`${what}: more than ${MAX_HEADERS} headers or ${MAX_HEADER_BYTES} bytes of them`);
     }
     out[name] = value;
   }

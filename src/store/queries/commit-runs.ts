@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../schema.ts";
 import type { CommitBatch, RunRow, RunStatus, RunStepRow } from "../port.ts";
 import { chunks, insertRows, type Dialect } from "./raw-rows.ts";
+import { insertSends } from "./run-sends.ts";
 
 // The workflow-run part of a commit (migration 014): each step's end writes its run and its step
 // in the transaction of its events, so these statements are on the hot path of workflows. Both are
@@ -75,6 +76,7 @@ export async function writeRuns(trx: Kysely<Database>, batch: CommitBatch, diale
   for (const part of chunks(lastPerKey(batch.runSteps, (s) => `${s.run_id}\u0000${s.idx}`))) {
     await insertRows(trx, dialect, "workflow_run_steps", STEP_COLUMNS, part, STEP_UPSERT);
   }
+  await insertSends(trx, dialect, batch.sends);
   for (const t of batch.runTrims) await trimRuns(trx, t.workflow_id, t.keep);
 }
 
@@ -98,6 +100,8 @@ async function trimRuns(trx: Kysely<Database>, workflowId: string, keep: number)
     .where("seq", "<=", seq)
     .where("status", "not in", LIVE_STATUSES);
   await trx.deleteFrom("workflow_run_steps").where("run_id", "in", gone).execute();
+  // sends still trying outlive their run; the sender removes them once done (run-sends.ts)
+  await trx.deleteFrom("run_sends").where("run_id", "in", gone).where("status", "<>", "pending").execute();
   await trx
     .deleteFrom("workflow_runs")
     .where("workflow_id", "=", workflowId)

@@ -3,6 +3,7 @@ import type { Database, WorkflowRunStepsTable, WorkflowRunsTable } from "../sche
 import type { RunRow, RunStepRow, RunStore } from "../port.ts";
 import { pageRows } from "./page.ts";
 import { LIVE_STATUSES } from "./commit-runs.ts";
+import { deleteSendsOf } from "./run-sends.ts";
 
 // Workflow runs (migration 014), as the API reads them. They are written only by commits
 // (commit-runs.ts); they go with their workflow (workflows.ts) or their user (users.ts).
@@ -193,6 +194,7 @@ export function runQueries(db: Kysely<Database>): RunStore {
 
 /** Deletes the runs (and steps) of a workflow that is being deleted; run it in its transaction. */
 export async function deleteWorkflowRuns(db: Kysely<Database>, workflowId: string): Promise<void> {
+  await deleteSendsOf(db, { workflowId });
   const runs = db.selectFrom("workflow_runs").select("id").where("workflow_id", "=", workflowId);
   await db.deleteFrom("workflow_run_steps").where("run_id", "in", runs).execute();
   await db.deleteFrom("workflow_runs").where("workflow_id", "=", workflowId).execute();
@@ -200,6 +202,7 @@ export async function deleteWorkflowRuns(db: Kysely<Database>, workflowId: strin
 
 /** Deletes every run (and step) of a user who is being deleted; run it in their transaction. */
 export async function deleteUserRuns(db: Kysely<Database>, userId: string): Promise<void> {
+  await deleteSendsOf(db, { userId });
   const runs = db.selectFrom("workflow_runs").select("id").where("user_id", "=", userId);
   await db.deleteFrom("workflow_run_steps").where("run_id", "in", runs).execute();
   await db.deleteFrom("workflow_runs").where("user_id", "=", userId).execute();

@@ -2,7 +2,7 @@
 // trigger event and runs the steps in order, each as `step.run({ steps, $ })` with `this` the
 // step's own object. invoke.js runs it like any component, so emits, logs, limits and the outcome
 // follow the sources' paths. Builtins are captured here, before any step code can replace them.
-import { tell } from "./host.js";
+import { call, tell } from "./host.js";
 import { propsThis, respond } from "./this.js";
 import { evaluateProps } from "./expressions.js";
 
@@ -134,10 +134,19 @@ export function makeWorkflow(steps, ...components) {
       // Pipedream's $.send.emit({ raw_event }, stream?) emits the raw_event; anything else is
       // emitted as is, on the stream named (the default one when none); the host wraps each in
       // {raw_event}.
+      // $.send.http and $.send.email queue a request on the step; the service sends it once the
+      // step has committed (the runner checks it: queued-send.ts)
       const send = freeze({
         emit(x, stream) {
           const raw = typeof x === "object" && x !== null && hasOwn(x, "raw_event") ? x.raw_event : x;
           emit(raw, typeof stream === "string" && stream !== "" ? { name: stream } : undefined);
+        },
+        http(config) {
+          call("send", "http", stringify(config));
+        },
+        email(config) {
+          if (run.email !== true) throw new Error("$.send.email(): this service can't send email (its operator has not set TRIBUTARY_SMTP_URL)");
+          call("send", "email", stringify(config));
         },
       });
       const respondTo = run.customResponse === true ? respondOnce : noResponse;
