@@ -1,5 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "./helpers.ts";
 
 // HTTP-triggered workflows that answer their requests themselves (workflows §4: custom_response
@@ -14,8 +16,22 @@ interface User {
 const step = (body: string) => `export default { async run({ steps, $ }) { ${body} } };`;
 
 let t: TestApp;
-before(async () => (t = await startApp()));
-after(() => t.close());
+// holds each request until the test lets it go: a step that fetches it waits for the test
+let gate: Server;
+let gateUrl = "";
+const held: Array<() => void> = [];
+before(async () => {
+  gate = createServer((_req, res) => held.push(() => res.end("go")));
+  await new Promise<void>((r) => gate.listen(0, "127.0.0.1", r));
+  const port = (gate.address() as AddressInfo).port;
+  gateUrl = `http://127.0.0.1:${port}/wait`;
+  t = await startApp({ TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` });
+});
+after(async () => {
+  await t.close();
+  gate.closeAllConnections();
+  gate.close();
+});
 
 async function workflow(user: User, steps: unknown[], trigger: Record<string, unknown> = { type: "http", custom_response: true }): Promise<any> {
   const res = await t.request("POST", "/v1/workflows", { key: user.key, body: { name: "http", steps, trigger } });
@@ -56,6 +72,28 @@ describe("custom_response and $.respond", () => {
     const got = await send(text, { w: "words" });
     assert.equal(got.status, 200);
     assert.equal(got.text, "plain words");
+  });
+
+  it("$.respond({immediate: true}) answers at once while the step goes on; a later $.respond changes nothing", async () => {
+    const user = await t.newUser();
+    const w = await workflow(user, [
+      {
+        name: "ack",
+        code: step(`$.respond({ immediate: true, status: 202, body: { accepted: steps.trigger.event.body.id } }); await fetch("${gateUrl}"); return "worked after replying";`),
+      },
+      { name: "late", code: step(`$.respond({ status: 500, body: "too late" }); return 2;`) },
+    ]);
+    const res = await send(w, { id: "job-1" });
+    assert.equal(res.status, 202, res.text);
+    assert.deepEqual(res.body, { accepted: "job-1" });
+    // the reply came while the step still waits on the gate, which only the test opens
+    await waitFor(async () => held.length > 0 || undefined, 10_000, "the step's fetch held");
+    held.shift()!();
+    const run = await lastRun(user, w);
+    assert.equal(run.status, "succeeded");
+    assert.deepEqual(run.response, { status: 202 });
+    const steps = (await t.request("GET", `/v1/runs/${run.id}`, { key: user.key })).body.data.steps;
+    assert.deepEqual(steps.map((s: any) => s.return_value), ["worked after replying", 2]);
   });
 
   it("a run that ends without responding answers 502 no_response; one that fails, 502 step_failed naming the step", async () => {

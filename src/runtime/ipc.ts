@@ -1,4 +1,4 @@
-import type { RunnerReply } from "./protocol.ts";
+import type { HttpResponse, RunnerReply } from "./protocol.ts";
 
 // What crosses the host↔runner channel besides the requests and replies themselves.
 
@@ -28,6 +28,15 @@ export interface RunnerEnvelope {
    * the last one wrote, and the host must know that result before it answers.
    */
   asks?: RunnerAsk[];
+  /** what invocations said while running, in order after the replies (RunnerTell) */
+  tells?: RunnerTell[];
+}
+
+/** An invocation telling the host something before it ends: a response to send now ($.respond({immediate: true})). */
+export interface RunnerTell {
+  /** the invoke request's id */
+  req: number;
+  response: HttpResponse;
 }
 
 /**

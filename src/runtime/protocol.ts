@@ -84,6 +84,8 @@ export interface InvokeRequest {
    * the invocation may read (asking the host, ipc.ts RunnerAsk) or write (its result's writes).
    */
   dataStores?: string[];
+  /** someone waits for this run's HTTP reply: `$.respond({immediate: true})` is told at once (RunnerTell) */
+  respondNow?: boolean;
   /**
    * Sources of one owner running the same code may share an isolate, each in a context of its
    * own (a context costs a quarter of an isolate): the owner's id. Absent: an isolate of its own.

@@ -73,11 +73,12 @@ export class RunnerPool implements Invoker {
     const runner = this.#runners[fnv1a(call.sourceId) % this.#runners.length];
     const started = Date.now();
     const send = (withCode: boolean) => {
-      const { code, durable, fresh, ...rest } = call;
-      const req: InvokeRequest = { type: "invoke", ...rest, ...(withCode ? { code } : {}) };
+      const { code, durable, fresh, onRespond, ...rest } = call;
+      const req: InvokeRequest = { type: "invoke", ...rest, ...(withCode ? { code } : {}), ...(onRespond ? { respondNow: true } : {}) };
       return runner.process.request<InvokeReply>(req, {
         key: call.sourceId,
         retryOnCrash: durable === true,
+        ...(onRespond ? { onTell: onRespond } : {}),
         // sent again on a new runner: with the code (it knows nothing) and the db as it is now
         resend: () => ({ ...req, code, ...fresh?.() }),
         deadlineMs: call.limits.timeoutMs + HOST_GRACE_MS,

@@ -6,10 +6,10 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
-import type { RunnerMessage, RunnerReply, RunnerRequest } from "./protocol.ts";
+import type { HttpResponse, RunnerMessage, RunnerReply, RunnerRequest } from "./protocol.ts";
 import { lowerPriority } from "./runner-priority.ts";
 import { RUNNER_CACHE_DIR, runnerEntry } from "./runner-entry.ts";
-import { batchesOf, type RunnerAnswer, type RunnerAsk, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
+import { batchesOf, type RunnerAnswer, type RunnerAsk, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
 import { bufferPackageDirs } from "./sandbox/buffer-source.ts";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
@@ -93,6 +93,8 @@ export interface RequestOptions {
   retryOnCrash?: boolean;
   /** the request as it should be sent again after a crash (fresher state); default: as it was */
   resend?: () => RunnerRequest;
+  /** hears what the invocation tells while it runs (RunnerTell: a response to send now) */
+  onTell?: (response: HttpResponse) => void;
   /**
    * The runner reports when it starts on the component's own part of this request (RunnerStarted).
    * A deadline passing before that means the runner was stuck on something else: the request is
@@ -351,6 +353,7 @@ export class RunnerProcess {
     if (envelope && Array.isArray(envelope.replies)) {
       for (const m of envelope.replies) this.#onReply(m);
       if (Array.isArray(envelope.asks)) for (const a of envelope.asks) this.#onAsk(child, a);
+      if (Array.isArray(envelope.tells)) for (const t of envelope.tells) this.#onTell(child, t);
       if (typeof envelope.rss === "number") this.#onRss(child, envelope.rss);
       return;
     }
@@ -373,6 +376,16 @@ export class RunnerProcess {
       (value) => reply({ answer: ask.ask, ok: true, value }),
       (e: unknown) => reply({ answer: ask.ask, ok: false, message: e instanceof AppError ? e.message : "the data store could not be read (the service's store is unavailable)" }),
     );
+  }
+
+  #onTell(child: ChildProcess, tell: RunnerTell): void {
+    const p = this.#pending.get(tell?.req);
+    if (!p || p.child !== child || !p.opts.onTell) return;
+    try {
+      p.opts.onTell(tell.response);
+    } catch {
+      // a listener's failure is its own: the invocation goes on
+    }
   }
 
   #onRss(child: ChildProcess, rss: number): void {

@@ -1,4 +1,4 @@
-import type { InvokeRequest, InvokeResult } from "./protocol.ts";
+import type { HttpResponse, InvokeRequest, InvokeResult } from "./protocol.ts";
 // What the sandbox reports about a component's module after evaluating it (never running
 // hooks or run). Everything here is plain JSON: functions are reported by name only.
 
@@ -70,6 +70,8 @@ export type InvokeCall = Omit<InvokeRequest, "type" | "code"> & {
   durable?: boolean;
   /** the source's db as the host knows it now, for a request sent again after a runner death */
   fresh?: () => { db: Record<string, unknown>; dbEpoch: number };
+  /** hears `$.respond({immediate: true})` as it happens (the request says `respondNow`) */
+  onRespond?: (response: HttpResponse) => void;
 };
 
 /** The host side of invocations, as core sees it. Never rejects: failures are error results. */

@@ -136,6 +136,7 @@ export class Invocations {
       limits: this.#d.limits,
       fetchAllow: this.#d.fetchAllow,
       ...(dataStores ? { dataStores } : {}),
+      ...(step?.onRespond ? { onRespond: step.onRespond } : {}),
       durable: isDurable(opts),
       fresh: () => ({ db: state.row.db, dbEpoch: state.epoch }),
     });

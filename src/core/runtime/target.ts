@@ -1,5 +1,5 @@
 import type { CommitBatch, ComponentRow, RunRow, RunSendRow, RunStepRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
-import type { InvokeResult, LogLine } from "../../runtime/protocol.ts";
+import type { HttpResponse, InvokeResult, LogLine } from "../../runtime/protocol.ts";
 import type { InvocationContext, TriggerKind } from "./error-events.ts";
 
 // What an invocation runs (an emitter with its owner and code) and what it consumes.
@@ -42,6 +42,8 @@ export interface StepInvocation {
   settle: (r: InvokeResult, now: number) => { run: RunRow; steps: RunStepRow[]; reportError: boolean; logs: LogLine[]; sends?: RunSendRow[] };
   /** the run's first commit: it counts as one of the owner's invocations (later steps add time) */
   newRun: boolean;
+  /** someone waits for the run's HTTP reply: `$.respond({immediate: true})` reaches it at once */
+  onRespond?: (response: HttpResponse) => void;
 }
 
 /** How an invocation was triggered, from what it consumes. */

@@ -169,12 +169,24 @@ export class RunDriver {
     this.#inFlight.add(runId);
     let last = emptyResult();
     let responded = false;
+    // the HTTP reply goes out once: at $.respond({immediate: true}), or when the step that called
+    // $.respond has committed
+    const reply = (response: HttpResponse) => {
+      if (responded || !opts.respond) return;
+      responded = true;
+      opts.respond(response);
+    };
     let first = true;
     try {
       while (next.kind === "step") {
         if (this.#cancelled.has(runId) || this.#d.halted(t.source.id)) break;
         let after = { kind: "end" } as Next;
-        const inv = this.#invocation(t, state, next, { newRun: first && newRun, ...(rerun ? { rerun } : {}), onNext: (n) => (after = n) });
+        const inv = this.#invocation(t, state, next, {
+          newRun: first && newRun,
+          ...(rerun ? { rerun } : {}),
+          ...(opts.respond && !responded ? { onRespond: reply } : {}),
+          onNext: (n) => (after = n),
+        });
         rerun = undefined;
         try {
           last = await this.#d.step(t, first ? opts : {}, inv);
@@ -189,10 +201,7 @@ export class RunDriver {
           break;
         }
         first = false;
-        if (last.response && !responded && opts.respond) {
-          responded = true;
-          opts.respond(last.response);
-        }
+        if (last.response) reply(last.response);
         next = after;
       }
       if (state.run.due_at_ms !== null && state.run.status !== "cancelled") this.onWait(state.run.due_at_ms);
@@ -243,7 +252,12 @@ export class RunDriver {
    * The invocation of one step of the run; `onNext` hears what follows it once its result is
    * applied. A `next` that is not a step (the run ends or times out) runs nothing.
    */
-  #invocation(t: Target, state: RunState, next: Next, o: { newRun?: boolean; reportError?: boolean; rerun?: Rerun; onNext?: (n: Next) => void }): StepInvocation {
+  #invocation(
+    t: Target,
+    state: RunState,
+    next: Next,
+    o: { newRun?: boolean; reportError?: boolean; rerun?: Rerun; onNext?: (n: Next) => void; onRespond?: (r: HttpResponse) => void },
+  ): StepInvocation {
     const w = t.workflow!;
     const run: Record<string, unknown> = { customResponse: w.trigger.type === "http" && w.trigger.custom_response === true, context: state.context };
     if (this.#d.email) run.email = true;
@@ -261,6 +275,7 @@ export class RunDriver {
       run,
       ctx: stepContext(state.run),
       newRun: o.newRun === true,
+      ...(o.onRespond ? { onRespond: o.onRespond } : {}),
       settle: (r, now) => {
         let reportError = o.reportError === true;
         let goesOn = false;

@@ -48,7 +48,8 @@ export function settleStep(w: WorkflowRow, state: RunState, step: StepRun, r: In
   row.ended_at_ms = report?.endedAt ?? now;
   row.attempts += 1;
   row.logs = stepLogs(r);
-  if (r.response) run.response_status = r.response.status;
+  // the trigger got the first response given; a later $.respond changes nothing
+  if (r.response && run.response_status === null) run.response_status = r.response.status;
   if (report?.summary !== undefined) run.summary = report.summary;
 
   if (r.error) {

@@ -1,16 +1,23 @@
-// The runner's questions to the host during an invocation (ipc.ts RunnerAsk): reads of data
-// stores, which live in the host's store. They leave in order with the replies (runner-main.ts
-// sends them); each waits for its answer. An answer that never comes (the host died) doesn't
-// matter: the runner dies with the host.
-import type { DataStoreRead, RunnerAnswer, RunnerAsk } from "../ipc.ts";
+// What the runner says to the host while an invocation runs: questions (ipc.ts RunnerAsk: reads of
+// data stores, which live in the host's store), each waiting for its answer, and news that needs
+// none (RunnerTell: a response to send at once). Both leave in order with the replies
+// (runner-main.ts sends them). An answer that never comes (the host died) doesn't matter: the
+// runner dies with the host.
+import type { DataStoreRead, RunnerAnswer, RunnerAsk, RunnerTell } from "../ipc.ts";
 
 const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 let next = 1;
 let send: ((ask: RunnerAsk) => void) | undefined;
+let tell: ((t: RunnerTell) => void) | undefined;
 
-/** how asks leave (runner-main.ts: in its outbox, after the replies finished before them) */
-export function sendAsksWith(f: (ask: RunnerAsk) => void): void {
-  send = f;
+/** how asks and tells leave (runner-main.ts: in its outbox, after the replies finished before them) */
+export function connectHost(ways: { ask: (ask: RunnerAsk) => void; tell: (t: RunnerTell) => void }): void {
+  send = ways.ask;
+  tell = ways.tell;
+}
+
+export function tellHost(t: RunnerTell): void {
+  tell?.(t);
 }
 
 export function askHost(req: number, store: string, op: DataStoreRead, key?: string): Promise<unknown> {

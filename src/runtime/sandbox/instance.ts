@@ -301,7 +301,7 @@ export class Instance {
       case "dbSet":
         return inv.dbSet(args[0], args[1]);
       case "respond":
-        return inv.respond(args[0], args[1], args[2], args[3]);
+        return inv.respond(args[0], args[1], args[2], args[3], args[4]);
       case "timer":
         return this.#startTimer(running, args[0], args[1], args[2]);
       case "clearTimer":

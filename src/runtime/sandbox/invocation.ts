@@ -185,7 +185,7 @@ export class Invocation {
 
   // What reaches the HTTP reply is checked here, where a mistake can still fail the run onto
   // $errors with a clear message, instead of failing the reply with Node's own 500.
-  respond(status: unknown, headers: unknown, kind: unknown, body: unknown): void {
+  respond(status: unknown, headers: unknown, kind: unknown, body: unknown, immediate?: unknown): void {
     if (this.response) return;
     if (typeof status !== "number" || !Number.isInteger(status) || status < 200 || status > 599) {
       throw new RangeError("respond(): status must be an integer from 200 to 599");
@@ -197,7 +197,12 @@ export class Invocation {
       response.body = kind === "json" ? JSON.parse(body) : body;
     }
     this.response = response;
+    // $.respond({immediate: true}): the reply goes out now, the run goes on (workflows §4)
+    if (immediate === true) this.onImmediate?.(response);
   }
+
+  /** hears a response to send at once (set when the host can send one: invoke.ts) */
+  onImmediate: ((response: HttpResponse) => void) | undefined;
 
   /** aborted when the invocation ends: its fetches stop with it */
   get signal(): AbortSignal {

@@ -9,7 +9,7 @@ import { Instance } from "./instance.ts";
 import { Invocation, invocationError } from "./invocation.ts";
 import { StepLoadError } from "./load/load-workflow.ts";
 import { DataStoreWork } from "./data-store-work.ts";
-import { askHost } from "./host-asks.ts";
+import { askHost, tellHost } from "./host-asks.ts";
 
 /**
  * Warm instances kept per runner (LRU; a busy one is never evicted). Measured with a small
@@ -87,6 +87,7 @@ function check(req: InvokeRequest): void {
     (req.eventJson === undefined || typeof req.eventJson === "string") &&
     (req.envJson === undefined || typeof req.envJson === "string") &&
     (req.warmOnly === undefined || typeof req.warmOnly === "boolean") &&
+    (req.respondNow === undefined || typeof req.respondNow === "boolean") &&
     (req.dataStores === undefined || (Array.isArray(req.dataStores) && req.dataStores.every((s) => typeof s === "string"))) &&
     typeof l === "object" &&
     l !== null &&
@@ -151,8 +152,9 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
 
   const warm = inst?.warmDb?.epoch === req.dbEpoch ? inst.warmDb.state : undefined;
   const inv = new Invocation(req.limits, (warm ?? DbState.fromObject(req.db)).clone(), req.envJson);
+  const reqId = (req as InvokeRequest & { id?: number }).id ?? 0;
+  if (req.respondNow) inv.onImmediate = (response) => tellHost({ req: reqId, response });
   if (req.dataStores && req.dataStores.length > 0) {
-    const reqId = (req as InvokeRequest & { id?: number }).id ?? 0;
     inv.dataStores = new DataStoreWork(req.dataStores, (store, op, key) => askHost(reqId, store, op, key), (n, what) => inv.charge(n, what));
   }
   const result = (error: InvocationError | undefined): InvokeResult => {

@@ -2,12 +2,12 @@
 // Every request gets exactly one reply; errors in component code never end this process.
 import { AppError } from "../../lib/errors.ts";
 import type { RunnerMessage, RunnerReply } from "../protocol.ts";
-import { batchesOf, type RunnerAsk, type RunnerEnvelope, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
+import { batchesOf, type RunnerAsk, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
 import { analyze } from "./analyze.ts";
 import { invoke, setWarmMemoryMb, setWarmSources } from "./invoke.ts";
 import { entryModes } from "./instance.ts";
 import { useRuntimeBundle } from "./load/runtime-modules.ts";
-import { sendAsksWith, takeAnswer } from "./host-asks.ts";
+import { connectHost, takeAnswer } from "./host-asks.ts";
 
 const settings = JSON.parse(process.argv[2] ?? "{}") as Partial<RunnerSettings>;
 if (typeof settings.warmMemoryMb === "number" && settings.warmMemoryMb > 0) setWarmMemoryMb(settings.warmMemoryMb);
@@ -35,6 +35,7 @@ async function handle(msg: RunnerMessage): Promise<unknown> {
 // message carries this process's RSS, so the host can retire a runner that grew too large.
 let outbox: RunnerReply[] | null = null;
 let asks: RunnerAsk[] = [];
+let tells: RunnerTell[] = [];
 
 function reply(message: RunnerReply): void {
   if (!outbox) {
@@ -44,26 +45,39 @@ function reply(message: RunnerReply): void {
   outbox.push(message);
 }
 
-sendAsksWith((ask) => {
+function queued(): void {
   if (!outbox) {
     outbox = [];
     setImmediate(flush);
   }
-  asks.push(ask);
+}
+
+connectHost({
+  ask(ask) {
+    queued();
+    asks.push(ask);
+  },
+  tell(t) {
+    queued();
+    tells.push(t);
+  },
 });
 
 function flush(): void {
   const replies = outbox!;
   const asked = asks;
+  const told = tells;
   outbox = null;
   asks = [];
+  tells = [];
   // The host may have gone (or killed us) meanwhile; then there is nobody to answer.
   if (!process.connected) return;
   const rss = process.memoryUsage.rss();
   const batches = batchesOf(replies, replyBytes);
   if (batches.length === 0) batches.push([]);
-  // the questions ride with the last batch of replies: after every result finished before them
-  batches.forEach((batch, i) => send({ rss, replies: batch, ...(i === batches.length - 1 && asked.length > 0 ? { asks: asked } : {}) }));
+  // the questions and news ride with the last batch of replies: after every result finished before them
+  const extra = { ...(asked.length > 0 ? { asks: asked } : {}), ...(told.length > 0 ? { tells: told } : {}) };
+  batches.forEach((batch, i) => send({ rss, replies: batch, ...(i === batches.length - 1 ? extra : {}) }));
 }
 
 // Serialising happens inside process.send and throws synchronously (a value too deep or too
@@ -75,13 +89,14 @@ function send(envelope: RunnerEnvelope): void {
   } catch (e) {
     if (envelope.replies.length > 1) {
       const last = envelope.replies.length - 1;
-      envelope.replies.forEach((r, i) => send({ rss: envelope.rss, replies: [r], ...(i === last && envelope.asks ? { asks: envelope.asks } : {}) }));
+      const { asks: a, tells: t } = envelope;
+      envelope.replies.forEach((r, i) => send({ rss: envelope.rss, replies: [r], ...(i === last ? { asks: a, tells: t } : {}) }));
       return;
     }
-    if (envelope.asks && envelope.replies.length === 1) {
-      // the reply alone first (it may fail and be replaced), then the questions
+    if ((envelope.asks || envelope.tells) && envelope.replies.length === 1) {
+      // the reply alone first (it may fail and be replaced), then the rest
       send({ rss: envelope.rss, replies: envelope.replies });
-      send({ rss: envelope.rss, replies: [], asks: envelope.asks });
+      send({ rss: envelope.rss, replies: [], asks: envelope.asks, tells: envelope.tells });
       return;
     }
     const r = envelope.replies[0];

@@ -24,7 +24,8 @@ const db = freeze({
   },
 });
 
-export function respond(r) {
+/** `immediate`: a workflow's $.respond({immediate: true}), sent before the step commits */
+export function respond(r, immediate = false) {
   if (!isObject(r)) throw new TypeError("respond() takes {status, headers?, body?}");
   const status = typeof r.status === "string" && /^\s*\d+\s*$/.test(r.status) ? Number(r.status) : r.status;
   if (!Number.isInteger(status) || status < 200 || status > 599) {
@@ -38,10 +39,10 @@ export function respond(r) {
     }
   }
   const body = r.body;
-  if (body === undefined) return call("respond", status, headers, "none", undefined);
-  if (typeof body === "string") return call("respond", status, headers, "text", body);
+  if (body === undefined) return call("respond", status, headers, "none", undefined, immediate);
+  if (typeof body === "string") return call("respond", status, headers, "text", body, immediate);
   const json = stringify(body);
-  call("respond", status, headers, json === undefined ? "none" : "json", json);
+  call("respond", status, headers, json === undefined ? "none" : "json", json, immediate);
 }
 
 /**

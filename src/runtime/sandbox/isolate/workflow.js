@@ -39,7 +39,7 @@ function respondOnce(r) {
   if (typeof r !== "object" || r === null) throw new TypeError("$.respond() takes { status?, headers?, body?, immediate? }");
   let body = r.body;
   if (body instanceof Uint8Array) body = new globalThis.TextDecoder().decode(body);
-  respond({ status: r.status ?? 200, headers: r.headers, body });
+  respond({ status: r.status ?? 200, headers: r.headers, body }, r.immediate === true);
 }
 
 function noResponse() {
