@@ -226,7 +226,63 @@ describe("data_store props", () => {
       configured_props: { s: { dataStoreId: theirs } },
     });
     assertErrorEnvelope(source, 404, "not_found");
-    // and the store was never touched
-    assert.deepEqual(await records(other, theirs), {});
+  });
+
+  it("expiry is judged when each call is made: what the run reads is what its commit leaves", async () => {
+    const user = await t.newUser();
+    const ds = await newStore(user);
+    await call("PUT", `/v1/data_stores/${ds}/records/stored`, user, { value: "committed", ttl: 1 });
+    const w = await workflow(user, [
+      {
+        name: "ttl",
+        code: withStore(`
+          const s = this.store;
+          await s.set("kept", 1, { ttl: 1 });
+          await s.setTtl("kept", null);
+          await s.set("short", 2, { ttl: 1 });
+          await new Promise((r) => setTimeout(r, 1200));
+          await s.setTtl("short", 3600);
+          await s.setTtl("stored", 3600);
+          return { kept: await s.get("kept"), short: (await s.get("short")) ?? "gone", stored: (await s.get("stored")) ?? "gone", keys: (await s.keys()).sort() };`),
+        props: { store: { dataStoreId: ds } },
+      },
+    ]);
+    const run = await runOnce(user, w);
+    assert.equal(run.status, "succeeded", JSON.stringify(run.steps));
+    assert.deepEqual(run.steps[0].return_value, { kept: 1, short: "gone", stored: "gone", keys: ["kept"] });
+    const stored = await records(user, ds);
+    assert.deepEqual(Object.keys(stored), ["kept"]);
+    assert.equal(stored.kept!.expires_at_ms, null);
+  });
+
+  it("thousands of calls at once; a store deleted later doesn't stop editing what uses it", async () => {
+    const user = await t.newUser();
+    const ds = await newStore(user);
+    const w = await workflow(user, [
+      {
+        name: "many",
+        code: withStore(`
+          await Promise.all(Array.from({ length: 3000 }, (_, i) => this.store.set("k" + i, i)));
+          const read = await Promise.all(Array.from({ length: 3000 }, (_, i) => this.store.get("k" + i)));
+          return read.reduce((a, b) => a + b, 0);`),
+        props: { store: { dataStoreId: ds } },
+      },
+    ]);
+    const run = await runOnce(user, w);
+    assert.equal(run.status, "succeeded", JSON.stringify(run.steps[0].error));
+    assert.equal(run.steps[0].return_value, (2999 * 3000) / 2);
+    const listed = await call("GET", `/v1/data_stores/${ds}`, user);
+    assert.equal(listed.body.data.keys, 3000);
+
+    const source = await call("POST", "/v1/sources", user, {
+      component_code: `export default { props: { timer: "$.interface.timer", s: { type: "data_store" } }, async run() { await this.s.set("tick", Date.now()); } };`,
+      configured_props: { s: { dataStoreId: ds } },
+    });
+    assert.equal(source.status, 200, source.text);
+    assert.equal((await call("DELETE", `/v1/data_stores/${ds}`, user)).status, 200);
+    const renamed = await call("PUT", `/v1/sources/${source.body.data.id}`, user, { name: "renamed" });
+    assert.equal(renamed.status, 200, renamed.text);
+    const renamedWorkflow = await call("PUT", `/v1/workflows/${w.id}`, user, { name: "renamed", steps: w.steps, trigger: { type: "http" } });
+    assert.equal(renamedWorkflow.status, 200, renamedWorkflow.text);
   });
 });

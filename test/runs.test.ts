@@ -9,7 +9,7 @@ import { assertErrorEnvelope, detailFields, startApp, waitFor, type TestApp } fr
 // runTrims), for workflows made through the API.
 
 const RUN_FIELDS = ["deployment_id", "ended_at_ms", "id", "replay_of", "response", "started_at_ms", "status", "summary", "trigger_event", "workflow_id"];
-const STEP_FIELDS = ["attempts", "ended_at_ms", "exports", "id", "logs", "name", "return_value", "started_at_ms", "status"];
+const STEP_FIELDS = ["attempts", "ended_at_ms", "exports", "id", "logs", "name", "return_value", "sends", "started_at_ms", "status"];
 
 interface User {
   id: string;

@@ -175,7 +175,7 @@ export class Sources {
     if (!component) throw notFound("component");
     const props = normalizeProps(component.meta, input.configured_props, this.#deps.secrets, current.props);
     await checkAccountRefs(this.#deps.store.accounts, user, component.meta, props);
-    await checkDataStoreRefs(this.#deps.store.dataStores, user, component.meta, props);
+    await checkDataStoreRefs(this.#deps.store.dataStores, user, component.meta, props, current.props);
     const wanted = checkName(input.name);
     const named = wanted && wanted !== current.name ? await this.#uniqueName(user.id, wanted, id) : undefined;
     const hasHttp = component.meta.props.some((p) => p.type === "$.interface.http");

@@ -366,6 +366,7 @@ export class RunnerProcess {
     const reply = (a: RunnerAnswer) => {
       if (child.connected) child.send(a, undefined, {}, () => {});
     };
+    if (typeof ask !== "object" || ask === null || typeof ask.ask !== "number") return;
     const p = this.#pending.get(ask.req);
     const named = p && p.child === child && p.msg.type === "invoke" ? (p.msg.dataStores ?? []) : [];
     if (typeof ask.store !== "string" || !named.includes(ask.store) || !this.#answer) {
@@ -379,7 +380,8 @@ export class RunnerProcess {
   }
 
   #onTell(child: ChildProcess, tell: RunnerTell): void {
-    const p = this.#pending.get(tell?.req);
+    if (typeof tell !== "object" || tell === null) return;
+    const p = this.#pending.get(tell.req);
     if (!p || p.child !== child || !p.opts.onTell) return;
     try {
       p.opts.onTell(tell.response);

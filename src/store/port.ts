@@ -347,8 +347,8 @@ export interface DataStoreStore {
 export interface DataStoreRecordStore {
   get(storeId: string, key: string, nowMs: number): Promise<DataStoreRecordRow | undefined>;
   getMany(storeId: string, keys: string[], nowMs: number): Promise<Map<string, DataStoreRecordRow>>;
-  /** every live key, in key order */
-  keys(storeId: string, nowMs: number): Promise<string[]>;
+  /** live keys in key order: every one, or a page of them after `afterKey` */
+  keys(storeId: string, nowMs: number, page?: { limit: number; afterKey?: string }): Promise<string[]>;
   /** live records, of those starting with `prefix` when given */
   count(storeId: string, nowMs: number, prefix?: string): Promise<number>;
   page(storeId: string, req: RecordPageRequest, nowMs: number): Promise<DataStoreRecordRow[]>;

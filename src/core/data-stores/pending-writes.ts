@@ -4,14 +4,11 @@ import type { DataStoreOp, DataStoreWrites } from "../../store/port.ts";
 // pipelined (the next runs while the last one's result is being committed), so a read that asked
 // only the store would miss what the invocation before it wrote; reads lay these over the store's
 // records (runner-reads.ts), as Pipedream's writes are seen at once. Each entry goes when its
-// commit is done (or failed: then its writes never happened); a minute at most, should its
-// result never reach a commit.
-
-const MAX_AGE_MS = 60_000;
+// result's commit is done, or failed (then its writes never happened), or the result was dropped:
+// Invocations releases it whatever became of it.
 
 interface Entry {
   writes: DataStoreWrites[];
-  at: number;
 }
 
 export class PendingWrites {
@@ -19,7 +16,7 @@ export class PendingWrites {
 
   /** Holds `writes` until `release(writes)` (the same array). */
   hold(writes: DataStoreWrites[]): void {
-    this.#entries.push({ writes, at: Date.now() });
+    this.#entries.push({ writes });
   }
 
   release(writes: DataStoreWrites[] | undefined): void {
@@ -30,10 +27,8 @@ export class PendingWrites {
 
   /** the store's pending ops, oldest first */
   opsFor(store: string): DataStoreOp[] {
-    const old = Date.now() - MAX_AGE_MS;
-    if (this.#entries.length > 0 && this.#entries[0]!.at < old) this.#entries = this.#entries.filter((e) => e.at >= old);
     const ops: DataStoreOp[] = [];
-    for (const e of this.#entries) for (const w of e.writes) if (w.store === store) ops.push(...w.ops);
+    for (const e of this.#entries) for (const w of e.writes) if (w.store === store) for (const op of w.ops) ops.push(op);
     return ops;
   }
 }

@@ -28,10 +28,20 @@ export function dataStoreIds(meta: ComponentMeta | undefined, props: Record<stri
 
 /**
  * Every data store the props name must be the user's: one that isn't reads exactly like one that
- * doesn't exist (404), so another user's ids tell nothing.
+ * doesn't exist (404), so another user's ids tell nothing. Those `previous` props named already
+ * were checked then: a store deleted since doesn't stop an edit of something else (its runs read
+ * nothing from it and their writes to it are dropped).
  */
-export async function checkDataStoreRefs(stores: DataStoreStore, user: UserRow, meta: ComponentMeta, props: Record<string, unknown>): Promise<void> {
+export async function checkDataStoreRefs(
+  stores: DataStoreStore,
+  user: UserRow,
+  meta: ComponentMeta,
+  props: Record<string, unknown>,
+  previous: Record<string, unknown> = {},
+): Promise<void> {
+  const known = new Set(Object.values(previous).map(dataStoreIdOf));
   for (const id of dataStoreIds(meta, props)) {
+    if (known.has(id)) continue;
     const row = id.startsWith("ds_") ? await stores.byId(id, Date.now()) : undefined;
     if (!row || row.user_id !== user.id) throw notFound("data store");
   }

@@ -12,6 +12,7 @@ import { applyDedupe, byTs } from "./dedupe.ts";
 import { renderItem } from "../event-render.ts";
 import { dataStoresOf, runtimeProps } from "./runtime-props.ts";
 import type { PendingWrites } from "../data-stores/pending-writes.ts";
+import type { DataStoreWrites } from "../../lib/data-store-limits.ts";
 import type { Usage } from "./usage.ts";
 import { errorPayload, type InvocationContext } from "./error-events.ts";
 import { EventRows, type CachedState } from "./event-rows.ts";
@@ -142,7 +143,15 @@ export class Invocations {
     });
     this.#running += 1;
     // seen by the data store reads of the runs after it from now on, until its commit is done
-    if (dataStores && !opts.dryRun) void pending.then((r) => r.dataStores && !r.error && this.#d.pendingWrites.hold(r.dataStores));
+    let held: DataStoreWrites[] | undefined;
+    if (dataStores && !opts.dryRun) {
+      void pending.then((r) => {
+        const writes = r.error ? undefined : r.dataStores?.filter((w) => dataStores.includes(w.store));
+        if (!writes?.length) return;
+        held = writes;
+        this.#d.pendingWrites.hold(writes);
+      });
+    }
     void pending.then(
       () => (this.#running -= 1),
       () => (this.#running -= 1),
@@ -150,7 +159,13 @@ export class Invocations {
     const metrics = this.#d.metrics;
     if (metrics) void pending.then((r) => metrics.invocation(kind, !r.error, r.wallMs));
     if (opts.dryRun) return pending;
-    return this.#inOrder(t, state, ctx, pending, opts);
+    const done = this.#inOrder(t, state, ctx, pending, opts);
+    // committed, failed or dropped: its writes are the store's now, or never will be
+    if (dataStores) {
+      const release = () => this.#d.pendingWrites.release(held);
+      void done.then(release, release);
+    }
+    return done;
   }
 
   /**
@@ -293,10 +308,8 @@ export class Invocations {
   }
 
   #apply(t: Target, state: CachedState, ctx: InvocationContext, r: InvokeResult, opts: InvokeOptions, subs: SubscriptionRow[]) {
-    const release = () => this.#d.pendingWrites.release(r.dataStores);
     if (this.#deleted.has(t.source.id) || this.#stopping) {
       this.#d.usage.end(t.user);
-      release();
       return Promise.resolve();
     }
     const step = opts.step;
@@ -350,7 +363,7 @@ export class Invocations {
     if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
     if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
     this.#fence(t, opts, part);
-    const staged = this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx).finally(release);
+    const staged = this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx);
     const sends = record?.sends;
     return sends ? staged.then(() => this.#d.sent(sends)) : staged;
   }

@@ -45,7 +45,7 @@ export class StepDeployer {
       const secret = new Set(source.meta.props.filter((p) => p.secret).map((p) => p.name));
       problems.push(...(await expressionProblems(input.props ?? {}, `${at}.props`, secret)));
       problems.push(...(await accountRefProblems(this.#deps.store.accounts, user, source.meta, props, `${at}.props`, "not_found")));
-      await checkDataStoreRefs(this.#deps.store.dataStores, user, source.meta, props);
+      await checkDataStoreRefs(this.#deps.store.dataStores, user, source.meta, props, before?.props);
       rows.push({
         id: newId("c_"),
         name: input.name,

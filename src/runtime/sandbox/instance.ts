@@ -10,6 +10,7 @@ import type { DbState } from "./db-state.ts";
 import { parseSandboxRequest, sandboxFetch } from "./fetch.ts";
 import { hostReference } from "./host-reference.ts";
 import { Invocation, invocationError } from "./invocation.ts";
+import { ASK } from "./data-store-work.ts";
 import { loadCode } from "./load/load-workflow.ts";
 import { prepareContext } from "./load/runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
@@ -316,6 +317,13 @@ export class Instance {
         running.cellId = typeof args[0] === "string" ? args[0].slice(0, MAX_ID_CHARS) : undefined;
         if (running.cellId !== undefined) inv.stepStart(running.cellId);
         return;
+      case "storeNow": {
+        // a data store call the runner answers at once ({v}), or null: it needs a read (below)
+        const work = inv.dataStores;
+        if (!work) throw new TypeError("this component's props name no data store");
+        const v = work.callNow(args[0], args[1], args.slice(2));
+        return v === ASK ? null : { v };
+      }
       case "send":
         return inv.send(args[0], args[1]);
       case "stepEnd":
@@ -374,13 +382,12 @@ export class Instance {
     timers.set(id, repeat === true ? setInterval(fire, Math.max(1, delay)) : setTimeout(fire, delay));
   }
 
-  /** A data store call ([store, op, ...args]); its answer settles the sandbox's promise later, never now. */
+  /** A data store read ([store, op, ...args]) that needs the host; its answer settles the sandbox's promise. */
   #startStoreCall(running: Running, id: unknown, args: unknown[]): void {
     if (typeof id !== "number") throw new TypeError("bad async call");
     const work = running.inv.dataStores;
-    if (!work) throw new TypeError("this component's props name no data store");
-    const answer = work.call(args[0], args[1], args.slice(2));
-    this.#settleLater(running, id, Promise.resolve(answer));
+    if (!work || typeof args[0] !== "string") throw new TypeError("this component's props name no data store");
+    this.#settleLater(running, id, work.callRead(args[0], args[1], args.slice(2)));
   }
 
   #settleLater(running: Running, id: number, answer: Promise<unknown>): void {

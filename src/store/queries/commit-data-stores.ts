@@ -17,7 +17,7 @@ export async function writeDataStores(trx: Kysely<Database>, batch: CommitBatch)
   const byStore = new Map<string, DataStoreOp[]>();
   for (const w of batch.dataStores) {
     const ops = byStore.get(w.store);
-    if (ops) ops.push(...w.ops);
+    if (ops) for (const op of w.ops) ops.push(op);
     else byStore.set(w.store, [...w.ops]);
   }
   const records = dataStoreRecordQueries(trx);

@@ -97,8 +97,11 @@ export function dataStoreRecordQueries(root: Kysely<Database>): DataStoreRecordS
       }
       return out;
     },
-    async keys(storeId, nowMs) {
-      const rows = await inStore(storeId).select("key").where(live(nowMs)).orderBy("key").execute();
+    async keys(storeId, nowMs, page) {
+      let q = inStore(storeId).select("key").where(live(nowMs)).orderBy("key");
+      if (page?.afterKey !== undefined) q = q.where("key", ">", page.afterKey);
+      if (page) q = q.limit(page.limit);
+      const rows = await q.execute();
       return rows.map((r) => r.key);
     },
     async count(storeId, nowMs, prefix) {

@@ -51,10 +51,14 @@ export function respond(r, immediate = false) {
  */
 function makeDataStore(value) {
   const id = isObject(value) && typeof value.dataStoreId === "string" ? value.dataStoreId : undefined;
-  const use = (op, ...args) =>
-    id === undefined
-      ? Promise.reject(new TypeError('this data_store prop is not configured: give it {"dataStoreId": "ds_..."}'))
-      : callAsync("store", id, op, ...args);
+  // async: whatever goes wrong (a key that isn't a string, a value JSON can't hold) rejects
+  const use = async (op, ...args) => {
+    if (id === undefined) throw new TypeError('this data_store prop is not configured: give it {"dataStoreId": "ds_..."}');
+    // answered at once when the runner can (writes, this run's own values), else read from the service
+    const now = call("storeNow", id, op, ...args);
+    return now !== null ? now.v : callAsync("store", id, op, ...args);
+  };
+  const text = (key) => (typeof key === "string" ? key : String(key));
   const pair = ([key, json]) => {
     const value = parse(json);
     const p = [key, value];
@@ -66,16 +70,22 @@ function makeDataStore(value) {
   const store = {
     type: "data_store",
     async get(key) {
-      const json = await use("get", String(key));
+      const json = await use("get", text(key));
       return json === null ? undefined : parse(json);
     },
-    has: (key) => use("has", String(key)),
-    set(key, value, opts) {
-      const ttl = isObject(opts) ? opts.ttl : undefined;
-      return use("set", String(key), stringify(value), ttl);
+    async has(key) {
+      return use("has", text(key));
     },
-    delete: (key) => use("delete", String(key)),
-    setTtl: (key, ttl) => use("setTtl", String(key), ttl === undefined ? null : ttl),
+    async set(key, value, opts) {
+      const ttl = isObject(opts) ? opts.ttl : undefined;
+      return use("set", text(key), stringify(value), ttl);
+    },
+    async delete(key) {
+      return use("delete", text(key));
+    },
+    async setTtl(key, ttl) {
+      return use("setTtl", text(key), ttl === undefined ? null : ttl);
+    },
     keys: () => use("keys"),
     async entries() {
       return (await use("entries")).map(pair);
