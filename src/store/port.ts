@@ -528,6 +528,10 @@ export interface RunStore {
    * later than `now`. False when something changed it meanwhile (a resume URL, a cancel).
    */
   claim(id: string, status: RunStatus, wait: string | null, now: number): Promise<boolean>;
+  /** claim() of many runs in one statement: the ids of those claimed */
+  claimMany(runs: ReadonlyArray<{ id: string; status: RunStatus; wait: string | null }>, now: number): Promise<Set<string>>;
+  /** steps() of many runs in one read */
+  stepsOf(runIds: readonly string[]): Promise<Map<string, RunStepRow[]>>;
   /**
    * Queued runs (settings.concurrency / rate) that may start now, oldest first: of a workflow, or
    * of the partitions given.

@@ -168,6 +168,28 @@ export function runQueries(db: Kysely<Database>): RunStore {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
+    async claimMany(runs, now) {
+      if (runs.length === 0) return new Set();
+      const rows = await db
+        .updateTable("workflow_runs")
+        .set({ status: "running", due_at_ms: null })
+        .where((eb) =>
+          eb.and([
+            eb.or(runs.map((r) => eb.and([eb("id", "=", r.id), eb("status", "=", r.status), r.wait === null ? eb("wait", "is", null) : eb("wait", "=", r.wait)]))),
+            eb.or([eb("due_at_ms", "is", null), eb("due_at_ms", "<=", now)]),
+          ]),
+        )
+        .returning("id")
+        .execute();
+      return new Set(rows.map((r) => r.id));
+    },
+    async stepsOf(runIds) {
+      const out = new Map<string, RunStepRow[]>(runIds.map((id) => [id, []]));
+      if (runIds.length === 0) return out;
+      const rows = await db.selectFrom("workflow_run_steps").selectAll().where("run_id", "in", runIds).orderBy("run_id").orderBy("idx").execute();
+      for (const r of rows) out.get(r.run_id)?.push(toStep(r));
+      return out;
+    },
     async resume(id, wait, change, now) {
       return db.transaction().execute(async (trx) => {
         const r = await trx
