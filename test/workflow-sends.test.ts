@@ -120,6 +120,7 @@ describe("$.send.http and $.send.email", () => {
     assert.equal(new URL(a!.url, "http://x").searchParams.get("q"), "1 2");
     assert.equal(a!.headers["x-token"], "t1");
     assert.equal(a!.headers["content-type"], "application/json");
+    assert.match(String(a!.headers["x-tributary-send-id"]), /^snd_/, "a receiver can tell a repeat by the send's id");
     assert.deepEqual(JSON.parse(a!.body), { order: 42 });
     const [b] = receivedAt("/hook/b");
     assert.equal(b!.method, "POST");
@@ -152,7 +153,7 @@ describe("$.send.http and $.send.email", () => {
       },
     ]);
     await trigger(w);
-    const run = await runWhere(user, w, (r) => r.steps[0].sends.every((s: any) => s.status !== "pending"), "every send done");
+    const run = await runWhere(user, w, (r) => r.steps[0].sends.length === 3 && r.steps[0].sends.every((s: any) => s.status !== "pending"), "every send done");
     const [flaky, gone, priv] = run.steps[0].sends;
     assert.deepEqual([flaky.status, flaky.attempts, flaky.last_status, flaky.last_error], ["sent", 3, 200, null]);
     assert.equal(receivedAt("/flaky").length, 3);
@@ -179,6 +180,7 @@ describe("$.send.http and $.send.email", () => {
           attempt("ftp", () => $.send.http({ url: "ftp://example.com/x" }));
           attempt("method", () => $.send.http({ url: "${base}/x", method: "BREW" }));
           attempt("header", () => $.send.http({ url: "${base}/x", headers: { "x-a": "1\\r\\nx-b: 2" } }));
+          attempt("userinfo", () => $.send.http({ url: "http://u:p@example.com/x" }));
           attempt("big", () => $.send.http({ url: "${base}/x", data: "x".repeat(2 * 1024 * 1024) }));
           attempt("noSubject", () => $.send.email({ text: "hi" }));
           attempt("noBody", () => $.send.email({ subject: "hi" }));
@@ -192,6 +194,7 @@ describe("$.send.http and $.send.email", () => {
     assert.match(out.method, /^TypeError: .*method must be one of/);
     assert.match(out.header, /^TypeError: .*x-a/);
     assert.match(out.big, /^RangeError: .*over/);
+    assert.match(out.userinfo, /^TypeError: .*user name or password/);
     assert.match(out.noSubject, /^TypeError: .*subject/);
     assert.match(out.noBody, /^TypeError: .*text, html/);
     assert.equal(receivedAt("/never").length + receivedAt("/x").length, 0);
@@ -210,12 +213,20 @@ describe("$.send.http and $.send.email", () => {
     assert.match(mail.data, /It shipped\./);
   });
 
-  it("another user's run is 404, sends and all", async () => {
+  it("a step's 100 sends (the most) all go out, past the sends under way at once; a redirect is final", async () => {
     const user = await t.newUser();
-    const other = await t.newUser();
-    const w = await workflow(user, [{ name: "s", code: step(`$.send.http({ url: "${base}/mine" });`) }]);
+    answers.set("/moved", [302]);
+    const w = await workflow(user, [
+      { name: "fan", code: step(`for (let i = 0; i < 99; i++) $.send.http({ url: "${base}/fan/" + i }); $.send.http({ url: "${base}/moved" });`) },
+    ]);
     await trigger(w);
-    const run = await runWhere(user, w, (r) => r.status === "succeeded", "the run");
+    const run = await runWhere(user, w, (r) => r.steps[0].sends.length === 100 && r.steps[0].sends.every((s: any) => s.status !== "pending"), "every send done");
+    const sends = run.steps[0].sends;
+    assert.equal(sends.filter((s: any) => s.status === "sent").length, 99);
+    assert.equal(new Set(received.filter((r) => r.url.startsWith("/fan/")).map((r) => r.url)).size, 99);
+    assert.deepEqual([sends[99].status, sends[99].attempts, sends[99].last_status], ["failed", 1, 302]);
+    // another user sees none of it
+    const other = await t.newUser();
     assertErrorEnvelope(await t.request("GET", `/v1/runs/${run.id}`, { key: other.key }), 404, "not_found");
   });
 });

@@ -30,12 +30,15 @@ export function smtpMailer(url: string, from: string): Mailer {
   return {
     async send(mail) {
       try {
-        await transport.sendMail({ from, ...mail });
+        // the message is ours to build: nothing in it is read from files or URLs
+        await transport.sendMail({ from, ...mail, disableFileAccess: true, disableUrlAccess: true });
         return { ok: true };
       } catch (e) {
-        const err = e as Error & { responseCode?: number };
-        const code = typeof err.responseCode === "number" ? err.responseCode : undefined;
-        return { ok: false, reason: err.message ?? String(e), permanent: code !== undefined && code >= 500 };
+        const err = e as Error & { responseCode?: number; code?: string };
+        // the server refused this message (5xx to its envelope or data): sending it again won't
+        // help. A refused login or TLS, a lost connection: the operator's to fix, tried again.
+        const refused = typeof err.responseCode === "number" && err.responseCode >= 500 && (err.code === "EENVELOPE" || err.code === "EMESSAGE");
+        return { ok: false, reason: err.message ?? String(e), permanent: refused };
       }
     },
     close: () => transport.close(),

@@ -351,9 +351,11 @@ export class RunnerProcess {
     }
     const envelope = raw as RunnerEnvelope;
     if (envelope && Array.isArray(envelope.replies)) {
+      // news first: a response told while its invocation ran must reach it before its reply
+      // (from the same tick) settles the request, after which nobody listens
+      if (Array.isArray(envelope.tells)) for (const t of envelope.tells) this.#onTell(child, t);
       for (const m of envelope.replies) this.#onReply(m);
       if (Array.isArray(envelope.asks)) for (const a of envelope.asks) this.#onAsk(child, a);
-      if (Array.isArray(envelope.tells)) for (const t of envelope.tells) this.#onTell(child, t);
       if (typeof envelope.rss === "number") this.#onRss(child, envelope.rss);
       return;
     }

@@ -16,6 +16,7 @@ import { dataStoresSchema } from "./migrations/013_data_stores.ts";
 import { workflowRunsSchema } from "./migrations/014_workflow_runs.ts";
 import { runWaitsSchema } from "./migrations/015_run_waits.ts";
 import { runSendsSchema } from "./migrations/016_run_sends.ts";
+import { endedRunsIndex } from "./migrations/017_ended_runs_index.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -38,6 +39,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "014_workflow_runs": workflowRunsSchema(dialect),
     "015_run_waits": runWaitsSchema(),
     "016_run_sends": runSendsSchema(),
+    "017_ended_runs_index": endedRunsIndex(),
   };
 }
 

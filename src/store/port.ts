@@ -572,6 +572,8 @@ export interface RunSendRow {
   kind: "http" | "email";
   /** JSON text: http `{method, url, headers, body?}`, email `{subject, text?, html?}` */
   request: string;
+  /** what a run shows of it: http `METHOD url`, email its subject */
+  label: string;
   status: "pending" | "sent" | "failed";
   /** tries made */
   attempts: number;
@@ -587,13 +589,14 @@ export interface RunSendRow {
 
 /** The sends steps queued; written by commits (CommitBatch.sends), then by the sender. */
 export interface RunSendStore {
-  /** a run's sends, by step and then in the order they were queued */
-  forRun(runId: string): Promise<RunSendRow[]>;
-  /** pending sends of the partitions that are due, soonest first */
-  due(partitions: readonly number[], now: number, limit: number): Promise<RunSendRow[]>;
+  /** a run's sends (their requests left out), by step and then in the order they were queued; at most `limit` */
+  forRun(runId: string, limit: number): Promise<Array<Omit<RunSendRow, "request">>>;
+  /** pending sends of the partitions and kinds that are due, soonest first */
+  due(partitions: readonly number[], kinds: ReadonlyArray<RunSendRow["kind"]>, now: number, limit: number): Promise<RunSendRow[]>;
   /**
-   * Takes a pending send for one try: its next try moves to `until` (another node's scan, or a
-   * crash, finds it again only then), when it is still pending and due at `nextAt` as read.
+   * Takes a pending send for one try, counting it: its next try moves to `until` (another node's
+   * scan, or a crash, finds it again only then), when it is still pending and due at `nextAt` as
+   * read.
    */
   claim(id: string, nextAt: number, until: number): Promise<boolean>;
   /** records a try: still pending (with its next time), sent or failed */

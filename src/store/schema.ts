@@ -268,6 +268,7 @@ export interface RunSendsTable {
   partition: number;
   kind: string;
   request: string;
+  label: string;
   status: string;
   attempts: number;
   next_at_ms: number;

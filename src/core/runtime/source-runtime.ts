@@ -253,7 +253,7 @@ export class SourceRuntime {
 
   async close(): Promise<void> {
     this.runWaker.close();
-    this.runSender.close();
+    const sending = this.runSender.close();
     this.#node.stop();
     this.#announce.close();
     this.invocations.stop();
@@ -262,6 +262,8 @@ export class SourceRuntime {
     this.timers.close();
     this.deliveries.close();
     await this.#commits.drain();
+    // the tries under way record their outcome while this node still holds their partitions
+    await sending;
     await this.ownership.close();
   }
 }

@@ -190,6 +190,8 @@ export class RunDriver {
     const reply = (response: HttpResponse) => {
       if (responded || !opts.respond) return;
       responded = true;
+      // what the trigger got, whatever the step's result says later (a crash, a timeout)
+      state.run.response_status ??= response.status;
       opts.respond(response);
     };
     let first = true;
@@ -207,8 +209,12 @@ export class RunDriver {
         try {
           last = await this.#d.step(t, first ? opts : {}, inv);
         } catch (e) {
-          // a new run's trigger is still there: it runs again (or is set aside as poison)
-          if (first && newRun) throw e;
+          // a new run's trigger is still there: it runs again (or is set aside as poison). One that
+          // answered at once ($.respond({immediate: true})) had no trigger kept: it is lost, and said so.
+          if (first && newRun) {
+            if (responded) this.#d.log(e, `run ${runId} answered its request at once, then its first step could not be committed: the run is lost`);
+            throw e;
+          }
           // The store is down (or the workflow moved to another node): the run's row is what the
           // store has, and it is taken up again once the store takes writes (or by its new owner).
           // Any other refusal would refuse every try: the run fails here, naming why.

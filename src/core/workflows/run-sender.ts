@@ -6,11 +6,14 @@ import { MAX_TIMER_MS } from "../../lib/clock.ts";
 
 // Sends what workflow steps queued with $.send.http and $.send.email (workflows §2), once the step
 // has committed: at once when the commit was this node's, else (a crash, a retry's backoff, a
-// takeover) when a scan of this node's partitions finds it due. Each try first claims the row
-// (its next try moves a minute on), so a scan that overlaps never sends it twice; a node that dies
-// mid-try leaves it to be tried again after that minute. Failures are retried on the webhooks'
-// schedule (TRIBUTARY_WEBHOOK_BACKOFF_MS), except those that trying again can't fix (an HTTP 4xx
-// other than 408 and 429, an SMTP 5xx); the outcome of every try is on the run's step.
+// takeover) when a scan of this node's partitions finds it due; a scan runs again whenever room
+// frees while sends wait. Each try first claims the row and counts it (its next try moves a minute
+// on), so a scan that overlaps never sends it twice; a node that dies mid-try leaves it to be tried
+// again after that minute: delivery is at least once, and each request carries its send's id
+// (X-Tributary-Send-Id) for the receiver to tell a repeat. Failures are retried on the webhooks'
+// schedule (TRIBUTARY_WEBHOOK_BACKOFF_MS), except those that trying again can't fix (an HTTP 3xx or
+// 4xx other than 408 and 429, an SMTP refusal of the message); the outcome of every try is on the
+// run's step. Email waits, untried, on a node that has no SMTP server configured.
 
 const SWEEP_MS = 5000;
 const BATCH = 100;
@@ -44,7 +47,9 @@ interface Outcome {
 
 export class RunSender {
   readonly #d: RunSenderDeps;
-  readonly #active = new Set<string>();
+  readonly #active = new Map<string, Promise<void>>();
+  /** sends were turned away for want of room: scan again once room frees */
+  #starved = false;
   #sweep: NodeJS.Timeout | undefined;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Infinity;
@@ -62,10 +67,12 @@ export class RunSender {
     this.scan();
   }
 
-  close(): void {
+  /** Stops; resolves once the tries under way have recorded their outcome (a send isn't sent twice for want of it). */
+  async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#sweep);
     clearTimeout(this.#timer);
+    await Promise.allSettled(this.#active.values());
     this.#d.mailer?.close();
   }
 
@@ -94,8 +101,16 @@ export class RunSender {
 
   async #scan(): Promise<void> {
     const held = Array.from({ length: PARTITIONS }, (_, p) => p).filter((p) => this.#d.holds(p));
-    if (held.length === 0 || this.#active.size >= MAX_ACTIVE) return;
-    for (const row of await this.#d.store.runSends.due(held, Date.now(), BATCH)) this.#try(row);
+    const room = Math.min(BATCH, MAX_ACTIVE - this.#active.size);
+    if (held.length === 0) return;
+    if (room <= 0) {
+      this.#starved = true;
+      return;
+    }
+    const kinds: Array<RunSendRow["kind"]> = this.#d.mailer ? ["http", "email"] : ["http"];
+    const due = await this.#d.store.runSends.due(held, kinds, Date.now(), room);
+    for (const row of due) this.#try(row);
+    if (due.length === room) this.#starved = true;
   }
 
   #arm(at: number): void {
@@ -110,17 +125,28 @@ export class RunSender {
   }
 
   #try(row: RunSendRow): void {
-    if (this.#closed || this.#active.has(row.id) || this.#active.size >= MAX_ACTIVE) return;
-    this.#active.add(row.id);
-    void this.#attempt(row)
-      .catch((e: unknown) => this.#d.log(e, `send ${row.id} of run ${row.run_id} failed; it is tried again shortly`))
-      .finally(() => this.#active.delete(row.id));
+    if (this.#closed || this.#active.has(row.id)) return;
+    if (this.#active.size >= MAX_ACTIVE || (row.kind === "email" && !this.#d.mailer)) {
+      if (row.kind === "http" || this.#d.mailer) this.#starved = true;
+      return;
+    }
+    const done = this.#attempt(row)
+      .catch((e: unknown) => this.#d.log(e, `send ${row.id} of run ${row.run_id} failed; it is tried again in a minute`))
+      .finally(() => {
+        this.#active.delete(row.id);
+        if (this.#starved && !this.#closed) {
+          this.#starved = false;
+          this.scan();
+        }
+      });
+    this.#active.set(row.id, done);
   }
 
   async #attempt(row: RunSendRow): Promise<void> {
     const now = Date.now();
     if (!(await this.#d.store.runSends.claim(row.id, row.next_at_ms, now + CLAIM_MS))) return;
     const outcome = await (row.kind === "http" ? this.#http(row) : this.#email(row));
+    // the claim counted this try
     const attempts = row.attempts + 1;
     const wait = this.#d.backoffMs[attempts - 1];
     const done = outcome.ok || outcome.permanent || wait === undefined;
@@ -143,11 +169,13 @@ export class RunSender {
     try {
       // not followed: the address guard's verdict covers the only address contacted
       const body = req.body !== undefined && req.method !== "GET" && req.method !== "HEAD" ? req.body : undefined;
-      const init = { method: req.method, headers: req.headers, redirect: "manual" as const, signal, ...(body === undefined ? {} : { body }) };
+      const headers = { ...req.headers, "x-tributary-send-id": row.id };
+      const init = { method: req.method, headers, redirect: "manual" as const, signal, ...(body === undefined ? {} : { body }) };
       const res = await guardedFetch(new URL(req.url), init, this.#d.fetchAllow);
       await res.body?.cancel();
       if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
-      const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
+      // a redirect is not followed, and following it later won't be either
+      const permanent = (res.status >= 300 && res.status < 500 && res.status !== 408 && res.status !== 429) || res.status < 200;
       return { ok: false, status: res.status, reason: `HTTP ${res.status}`, permanent };
     } catch (err) {
       if (signal.aborted) return { ok: false, reason: `timed out after ${TIMEOUT_MS} ms` };
@@ -162,7 +190,13 @@ export class RunSender {
     const user = await this.#d.store.users.byId(row.user_id);
     if (!user?.email) return { ok: false, reason: "the workflow's owner has no email address", permanent: true };
     const req = JSON.parse(row.request) as { subject: string; text?: string; html?: string };
-    const out = await this.#d.mailer.send({ to: user.email, ...req });
+    // the fields of an email, and nothing else the row might hold
+    const out = await this.#d.mailer.send({
+      to: user.email,
+      subject: req.subject,
+      ...(typeof req.text === "string" ? { text: req.text } : {}),
+      ...(typeof req.html === "string" ? { html: req.html } : {}),
+    });
     return out.ok ? { ok: true } : { ok: false, reason: out.reason, permanent: out.permanent };
   }
 }

@@ -18,6 +18,7 @@ export function sendRows(run: RunRow, idx: number, cellId: string | undefined, r
     partition: run.partition,
     kind: s.kind,
     request: s.request,
+    label: labelOf(s.kind, s.request),
     status: "pending",
     attempts: 0,
     next_at_ms: now,
@@ -46,14 +47,19 @@ export interface SendView {
   next_at_ms: number | null;
 }
 
-export function sendView(s: RunSendRow): SendView {
-  const req = JSON.parse(s.request) as { method?: string; url?: string; subject?: string };
+function labelOf(kind: RunSendRow["kind"], request: string): string {
+  const req = JSON.parse(request) as { method?: string; url?: string; subject?: string };
+  return kind === "http" ? `${req.method} ${req.url}` : String(req.subject);
+}
+
+export function sendView(s: Omit<RunSendRow, "request">): SendView {
+  const space = s.label.indexOf(" ");
   return {
     id: s.id,
     kind: s.kind,
     status: s.status,
     attempts: s.attempts,
-    ...(s.kind === "http" ? { method: req.method, url: req.url } : { subject: req.subject }),
+    ...(s.kind === "http" ? { method: s.label.slice(0, space), url: s.label.slice(space + 1) } : { subject: s.label }),
     last_status: s.last_status,
     last_error: s.last_error,
     created_at_ms: s.created_at_ms,

@@ -15,6 +15,8 @@ const BATCH = 512;
 /** runs taken up at once: the rest stay due in the store, and are read when these end */
 const MAX_ACTIVE = 512;
 const SWEEP_MS = 5000;
+/** the least time between two scans the timer starts: runs due together are read together */
+const MIN_GAP_MS = 10;
 
 export interface RunWakerDeps {
   store: Store;
@@ -37,6 +39,7 @@ export class RunWaker {
   /** a scan found more due runs than it had room for: scan again when one ends (its `orphans`) */
   #full: { orphans: boolean } | undefined;
   #closed = false;
+  #scannedAt = 0;
 
   constructor(deps: RunWakerDeps) {
     this.#d = deps;
@@ -59,6 +62,9 @@ export class RunWaker {
 
   /** A run here waits until `dueAtMs`: scan then, unless a scan is armed sooner. */
   arm(dueAtMs: number): void {
+    // runs coming due one after another (thousands a second) are taken up a few ms' worth at a
+    // time, not one scan each
+    dueAtMs = Math.max(dueAtMs, this.#scannedAt + MIN_GAP_MS);
     if (this.#closed || dueAtMs >= this.#timerAt) return;
     clearTimeout(this.#timer);
     this.#timerAt = dueAtMs;
@@ -88,6 +94,7 @@ export class RunWaker {
   }
 
   async #scan(orphans: boolean): Promise<void> {
+    this.#scannedAt = Date.now();
     const held = Array.from({ length: PARTITIONS }, (_, p) => p).filter((p) => this.#d.holds(p));
     if (held.length === 0) return;
     const store = this.#d.store.runs;
@@ -102,7 +109,9 @@ export class RunWaker {
     for (const run of due) this.#take(run, orphans);
     // more were due than one read takes: read again when a run ends (as when there was no room)
     if (due.length === BATCH) this.#full = { orphans: orphans || (this.#full?.orphans ?? false) };
-    // the runs due now are taken (or wait for room); the timer is for the next one to come due
+    // no room for more: the scan when room frees finds them, whatever their time
+    if (this.#full) return;
+    // the runs due now are taken; the timer is for the next one to come due
     const next = await store.nextDue(held, now);
     if (next !== undefined) this.arm(next);
   }

@@ -39,10 +39,13 @@ export interface RunStepView {
   sends: SendView[];
 }
 
+/** sends a run shows (a run of many reruns may have queued more) */
+const MAX_SENDS_SHOWN = 1000;
+
 /** A run's steps with what they queued to send. */
 export interface RunSteps {
   rows: RunStepRow[];
-  sends: RunSendRow[];
+  sends: Array<Omit<RunSendRow, "request">>;
 }
 
 export interface RunView {
@@ -114,7 +117,7 @@ export class Runs {
   }
 
   async steps(run: RunRow): Promise<RunSteps> {
-    const [rows, sends] = await Promise.all([this.#store.runs.steps(run.id), this.#store.runSends.forRun(run.id)]);
+    const [rows, sends] = await Promise.all([this.#store.runs.steps(run.id), this.#store.runSends.forRun(run.id, MAX_SENDS_SHOWN)]);
     return { rows, sends };
   }
 

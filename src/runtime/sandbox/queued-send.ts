@@ -23,6 +23,8 @@ function httpSend(c: unknown, maxBytes: number): QueuedSend {
   if (!isObject(c)) throw new TypeError(`${what} takes {method?, url, headers?, params?, data?}`);
   const url = typeof c.url === "string" ? URL.parse(c.url) : null;
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) throw new TypeError(`${what}: url must be an http:// or https:// URL`);
+  // fetch refuses both on every try: said now, where the code can fix it
+  if (url.username || url.password) throw new TypeError(`${what}: url can't carry a user name or password: send an Authorization header`);
   const method = c.method === undefined ? "POST" : typeof c.method === "string" ? c.method.toUpperCase() : "";
   if (!METHODS.includes(method)) throw new TypeError(`${what}: method must be one of ${METHODS.join(", ")}`);
   if (c.params !== undefined) {
@@ -32,6 +34,7 @@ function httpSend(c: unknown, maxBytes: number): QueuedSend {
   if (c.headers !== undefined && !isObject(c.headers)) throw new TypeError(`${what}: headers must be an object`);
   const raw = Object.fromEntries(Object.entries(c.headers ?? {}).map(([k, v]) => [k, typeof v === "string" ? v : String(v)]));
   const headers = checkResponseHeaders(raw, what);
+  if (Object.keys(headers).some((h) => h.toLowerCase() === "expect")) throw new TypeError(`${what}: the Expect header is not supported`);
   let body: string | undefined;
   if (c.data !== undefined && c.data !== null) {
     body = typeof c.data === "string" ? c.data : JSON.stringify(c.data);

@@ -3,8 +3,9 @@ import type { Migration } from "kysely/migration";
 
 // What workflow steps queued with $.send.http and $.send.email (workflows §2): a row per send,
 // written in the commit of the step that queued it, then sent (and retried) by the node that holds
-// the workflow's partition. `request` is the request as JSON text; `partition` the workflow's, so
-// a node scans only its own. The sender's scan reads pending rows by due time: a partial index
+// the workflow's partition. `request` is the request as JSON text, `label` what
+// the run shows of it (method and URL, or the subject: the request may be a MiB); `partition` the
+// workflow's, so a node scans only its own. The sender's scan reads pending rows by due time: a partial index
 // holds only those.
 export function runSendsSchema(): Migration {
   return {
@@ -19,6 +20,7 @@ export function runSendsSchema(): Migration {
         .addColumn("partition", "integer", (c) => c.notNull())
         .addColumn("kind", "text", (c) => c.notNull())
         .addColumn("request", "text", (c) => c.notNull())
+        .addColumn("label", "text", (c) => c.notNull())
         .addColumn("status", "text", (c) => c.notNull())
         .addColumn("attempts", "integer", (c) => c.notNull())
         .addColumn("next_at_ms", "bigint", (c) => c.notNull())

@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { Database, RunSendsTable } from "../schema.ts";
-import type { RunSendRow, RunSendStore } from "../port.ts";
+import { PARTITIONS, type RunSendRow, type RunSendStore } from "../port.ts";
 import { insertRows, type Dialect } from "./raw-rows.ts";
 
 // Sends queued by workflow steps (migration 016): inserted by the step's commit, then claimed,
@@ -9,6 +9,10 @@ import { insertRows, type Dialect } from "./raw-rows.ts";
 const num = (v: number | null): number | null => (v === null ? null : Number(v));
 
 function toSend(r: Selectable<RunSendsTable>): RunSendRow {
+  return { ...toSummary(r), request: r.request };
+}
+
+function toSummary(r: Omit<Selectable<RunSendsTable>, "request">): Omit<RunSendRow, "request"> {
   return {
     id: r.id,
     run_id: r.run_id,
@@ -17,7 +21,7 @@ function toSend(r: Selectable<RunSendsTable>): RunSendRow {
     user_id: r.user_id,
     partition: Number(r.partition),
     kind: r.kind as RunSendRow["kind"],
-    request: r.request,
+    label: r.label,
     status: r.status as RunSendRow["status"],
     attempts: Number(r.attempts),
     next_at_ms: Number(r.next_at_ms),
@@ -37,6 +41,7 @@ const COLUMNS = [
   "partition",
   "kind",
   "request",
+  "label",
   "status",
   "attempts",
   "next_at_ms",
@@ -46,7 +51,7 @@ const COLUMNS = [
   "done_at_ms",
 ] as const satisfies readonly (keyof RunSendRow)[];
 
-/** rows per INSERT: 15 columns each stay well under SQLite's 32,766 bound parameters */
+/** rows per INSERT: 16 columns each stay well under SQLite's 32,766 bound parameters */
 const ROWS_PER_INSERT = 500;
 
 /** The commit's part: the sends its steps queued. */
@@ -58,18 +63,27 @@ export async function insertSends(trx: Kysely<Database>, dialect: Dialect, rows:
 
 export function runSendQueries(db: Kysely<Database>): RunSendStore {
   return {
-    async forRun(runId) {
-      const rows = await db.selectFrom("run_sends").selectAll().where("run_id", "=", runId).orderBy("step_idx").orderBy("position").execute();
-      return rows.map(toSend);
+    async forRun(runId, limit) {
+      const rows = await db
+        .selectFrom("run_sends")
+        .select(["id", "run_id", "step_idx", "position", "user_id", "partition", "kind", "label", "status", "attempts", "next_at_ms", "last_status", "last_error", "created_at_ms", "done_at_ms"])
+        .where("run_id", "=", runId)
+        .orderBy("step_idx")
+        .orderBy("position")
+        .limit(limit)
+        .execute();
+      return rows.map(toSummary);
     },
-    async due(partitions, now, limit) {
-      if (partitions.length === 0) return [];
+    async due(partitions, kinds, now, limit) {
+      if (partitions.length === 0 || kinds.length === 0 || limit <= 0) return [];
       const rows = await db
         .selectFrom("run_sends")
         .selectAll()
-        .where("status", "=", "pending")
+        // a literal, so the partial index of pending sends is used (a bound value implies nothing)
+        .where(sql<boolean>`"status" = 'pending'`)
         .where("next_at_ms", "<=", now)
-        .where("partition", "in", partitions)
+        .$call((q) => (partitions.length >= PARTITIONS ? q : q.where("partition", "in", partitions)))
+        .where("kind", "in", kinds)
         .orderBy("next_at_ms")
         .limit(limit)
         .execute();
@@ -78,7 +92,7 @@ export function runSendQueries(db: Kysely<Database>): RunSendStore {
     async claim(id, nextAt, until) {
       const r = await db
         .updateTable("run_sends")
-        .set({ next_at_ms: until })
+        .set((eb) => ({ next_at_ms: until, attempts: eb("attempts", "+", 1) }))
         .where("id", "=", id)
         .where("status", "=", "pending")
         .where("next_at_ms", "=", nextAt)

@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, WorkflowRunStepsTable, WorkflowRunsTable } from "../schema.ts";
-import type { RunRow, RunStepRow, RunStore } from "../port.ts";
+import { PARTITIONS, type RunRow, type RunStepRow, type RunStore } from "../port.ts";
 import { pageRows } from "./page.ts";
-import { LIVE_STATUSES } from "./commit-runs.ts";
+import { IS_LIVE } from "./commit-runs.ts";
 import { deleteSendsOf } from "./run-sends.ts";
 
 // Workflow runs (migration 014), as the API reads them. They are written only by commits
@@ -49,6 +49,14 @@ function toStep(r: Selectable<WorkflowRunStepsTable>): RunStepRow {
   };
 }
 
+/**
+ * Runs of the partitions given; with all of them (one node) no condition at all, so the live
+ * runs' index range is read without filtering each row against 64 values.
+ */
+function inPartitions<Q extends { where: (...args: any[]) => Q }>(q: Q, partitions: readonly number[]): Q {
+  return partitions.length >= PARTITIONS ? q : q.where("partition", "in", partitions);
+}
+
 /** how a queued run's `wait` starts (JSON.stringify puts `kind` first: run-wait.ts) */
 const QUEUED_PREFIX = '{"kind":"queued"';
 
@@ -85,10 +93,10 @@ export function runQueries(db: Kysely<Database>): RunStore {
         db
           .selectFrom("workflow_runs")
           .selectAll()
-          .where("status", "in", LIVE_STATUSES)
+          .where(IS_LIVE)
           .where("status", "=", status)
           .where("due_at_ms", "<=", now)
-          .where("partition", "in", partitions)
+          .$call((q) => inPartitions(q, partitions))
           .orderBy("due_at_ms")
           .limit(limit)
           .execute();
@@ -103,10 +111,10 @@ export function runQueries(db: Kysely<Database>): RunStore {
       const rows = await db
         .selectFrom("workflow_runs")
         .selectAll()
-        .where("status", "in", LIVE_STATUSES)
+        .where(IS_LIVE)
         .where("status", "=", "running")
         .where("due_at_ms", "is", null)
-        .where("partition", "in", partitions)
+        .$call((q) => inPartitions(q, partitions))
         .orderBy("seq")
         .limit(limit)
         .execute();
@@ -114,14 +122,19 @@ export function runQueries(db: Kysely<Database>): RunStore {
     },
     async nextDue(partitions, after) {
       if (partitions.length === 0) return undefined;
-      const r = await db
-        .selectFrom("workflow_runs")
-        .select((eb) => eb.fn.min("due_at_ms").as("due"))
-        .where("status", "in", LIVE_STATUSES)
-        .where("due_at_ms", ">", after)
-        .where("partition", "in", partitions)
-        .executeTakeFirst();
-      return r?.due === null || r?.due === undefined ? undefined : Number(r.due);
+      // per status, as due(): each the first entry of an index range
+      const read = async (status: "running" | "suspended") => {
+        const r = await inPartitions(
+          db.selectFrom("workflow_runs").select("due_at_ms").where(IS_LIVE).where("status", "=", status).where("due_at_ms", ">", after),
+          partitions,
+        )
+          .orderBy("due_at_ms")
+          .limit(1)
+          .executeTakeFirst();
+        return r ? Number(r.due_at_ms) : undefined;
+      };
+      const found = (await Promise.all([read("running"), read("suspended")])).filter((d) => d !== undefined);
+      return found.length > 0 ? Math.min(...found) : undefined;
     },
     async cancel(id, now) {
       return db.transaction().execute(async (trx) => {
@@ -129,7 +142,7 @@ export function runQueries(db: Kysely<Database>): RunStore {
           .updateTable("workflow_runs")
           .set({ status: "cancelled", ended_at_ms: now, due_at_ms: null, wait: null })
           .where("id", "=", id)
-          .where("status", "in", LIVE_STATUSES)
+          .where(IS_LIVE)
           .executeTakeFirst();
         if (Number(r.numUpdatedRows) === 0) return false;
         await trx
@@ -147,11 +160,11 @@ export function runQueries(db: Kysely<Database>): RunStore {
       let q = db
         .selectFrom("workflow_runs")
         .selectAll()
-        .where("status", "in", LIVE_STATUSES)
+        .where(IS_LIVE)
         .where("status", "=", "suspended")
         .where("wait", "like", `${QUEUED_PREFIX}%`)
         .where((eb) => eb.or([eb("due_at_ms", "is", null), eb("due_at_ms", "<=", now)]));
-      q = "workflowId" in of ? q.where("workflow_id", "=", of.workflowId) : q.where("partition", "in", of.partitions);
+      q = "workflowId" in of ? q.where("workflow_id", "=", of.workflowId) : inPartitions(q, of.partitions);
       return (await q.orderBy("seq").limit(limit).execute()).map(toRun);
     },
     async postpone(id, wait, dueAtMs) {

@@ -133,7 +133,8 @@ export function propsThis(component, props, self = {}) {
         self[name] = db;
         break;
       case "$.interface.http":
-        self[name] = { endpoint: isObject(value) ? value.endpoint : undefined, respond };
+        // a source's reply goes out when its run ends: nothing it passes makes it immediate
+        self[name] = { endpoint: isObject(value) ? value.endpoint : undefined, respond: (r) => respond(r) };
         break;
       case "$.interface.timer":
         self[name] = { type: "$.interface.timer", ...(isObject(value) ? value : isObject(def.default) ? def.default : {}) };
