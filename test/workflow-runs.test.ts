@@ -137,4 +137,26 @@ describe("workflow runs, recorded as they run", () => {
     assert.equal(replayed.replay_of, first.id);
     assert.equal(replayed.steps[0].return_value, "again");
   });
+
+  it("a replay counts as one of the owner's runs; a replayed custom_response run answers nobody (response null, not 502)", async () => {
+    const user = await t.newUser();
+    const res = await call(user, "POST", "/v1/workflows", {
+      name: "answers",
+      trigger: { type: "http", custom_response: true },
+      steps: [{ name: "a", code: step(`$.respond({ status: 201, body: "ok" }); return 1;`) }],
+    });
+    const w = res.body.data;
+    const sent = await t.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body: {} });
+    assert.equal(sent.status, 201);
+    const [first] = await runs(user, w);
+    assert.deepEqual(first.response, { status: 201 });
+    const used = async () => (await call(user, "GET", "/v1/users/me")).body.data.daily_invocations_used as number;
+    const before = await used();
+    assert.equal((await call(user, "POST", `/v1/runs/${first.id}/replay`)).status, 202);
+    const [replayed] = await runs(user, w, 2);
+    assert.equal(replayed.replay_of, first.id);
+    assert.equal(replayed.status, "succeeded");
+    assert.equal(replayed.response, null);
+    assert.equal(await used(), before + 1);
+  });
 });

@@ -314,7 +314,7 @@ export class Invocations {
     }
     const step = opts.step;
     // counted first, so that nothing below can leave the run counted as running
-    const usage = this.#d.usage.add(t.user, r.wallMs, step && !step.newRun ? 0 : 1);
+    const usage = this.#d.usage.add(t.user, r.wallMs, step && !step.countsRun ? 0 : 1);
     // a workflow step's commit writes its run's state with its events (workflows §3)
     const record = step?.settle(r, Date.now());
     const now = Date.now();

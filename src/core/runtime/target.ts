@@ -40,8 +40,10 @@ export interface StepInvocation {
   ctx: InvocationContext;
   /** applies the step's result to the run, in commit order: the rows its commit writes */
   settle: (r: InvokeResult, now: number) => { run: RunRow; steps: RunStepRow[]; reportError: boolean; logs: LogLine[]; sends?: RunSendRow[] };
-  /** the run's first commit: it counts as one of the owner's invocations (later steps add time) */
+  /** the run's first commit (it consumes the trigger) */
   newRun: boolean;
+  /** the run's first step: the run counts as one of the owner's invocations (later steps add time) */
+  countsRun: boolean;
   /** someone waits for the run's HTTP reply: `$.respond({immediate: true})` reaches it at once */
   onRespond?: (response: HttpResponse) => void;
 }

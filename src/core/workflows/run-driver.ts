@@ -298,6 +298,9 @@ export class RunDriver {
       ctx: stepContext(state.run),
       newRun: o.newRun === true,
       ...(o.onRespond ? { onRespond: o.onRespond } : {}),
+      // a run is one of the owner's invocations once: at its first step, wherever that runs (a
+      // replay or a queued run starts from the waker)
+      countsRun: o.newRun === true || (step !== undefined && state.run.cursor === 0 && state.steps.every((s) => s.attempts === 0)),
       settle: (r, now) => {
         let reportError = o.reportError === true;
         let goesOn = false;

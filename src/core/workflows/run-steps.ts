@@ -1,5 +1,5 @@
 import type { InvocationError, InvokeResult } from "../../runtime/protocol.ts";
-import type { WorkflowRow } from "../../store/port.ts";
+import type { RunRow, WorkflowRow } from "../../store/port.ts";
 import { resultMember, stepLogs, type RunState } from "./run-record.ts";
 import { parseWait, type RunWait } from "./run-wait.ts";
 
@@ -49,7 +49,8 @@ export function settleStep(w: WorkflowRow, state: RunState, step: StepRun, r: In
   row.attempts += 1;
   row.logs = stepLogs(r);
   // the trigger got the first response given; a later $.respond changes nothing
-  if (r.response && run.response_status === null) run.response_status = r.response.status;
+  // (a replay's request was answered when it was accepted: nobody gets its run's reply)
+  if (r.response && run.response_status === null && run.replay_of === null) run.response_status = r.response.status;
   if (report?.summary !== undefined) run.summary = report.summary;
 
   if (r.error) {
@@ -108,9 +109,19 @@ function advance(w: WorkflowRow, state: RunState, now: number): Next {
 }
 
 function wait(state: RunState, w: RunWait, due: number, status: "running" | "suspended"): void {
+  // custom_response: a request whose run starts waiting without answering is answered 502
+  noAnswer(state.run);
   state.run.status = status;
   state.run.wait = JSON.stringify(w);
   state.run.due_at_ms = due;
+}
+
+/**
+ * The 502 an HTTP request waiting for its run got (workflows §4). A replay's request was answered
+ * when it was accepted: nobody waits for its run's reply, which stays null.
+ */
+function noAnswer(run: RunRow): void {
+  if (run.trigger_kind === "HTTP" && run.response_status === null && run.replay_of === null) run.response_status = 502;
 }
 
 function end(state: RunState, status: "succeeded" | "failed" | "exited", now: number): void {
@@ -120,7 +131,7 @@ function end(state: RunState, status: "succeeded" | "failed" | "exited", now: nu
   run.due_at_ms = null;
   run.wait = null;
   // custom_response: a run that ended without answering answered 502 (workflows §4)
-  if (run.trigger_kind === "HTTP" && run.response_status === null) run.response_status = 502;
+  noAnswer(run);
   for (const s of state.steps) {
     if (s.status === "pending" || s.status === "running") {
       s.status = "skipped";
