@@ -277,6 +277,77 @@ export default {
     assert.deepEqual(JSON.parse(json.out), { data: { accepted: true } });
   });
 
+  it("runs, run show (the run step by step), replay and cancel; --version; validation details as hints", async () => {
+    const wf = await t.request("POST", "/v1/workflows", {
+      body: {
+        name: "cli-runs",
+        trigger: { type: "http" },
+        steps: [
+          { name: "first", code: `export default { async run({ steps, $ }) { console.log("hello from first"); $.export("half", 20); return 41; } }` },
+          { name: "second", code: `export default { async run({ steps, $ }) { throw new Error("broke here"); } }` },
+        ],
+      },
+    });
+    assert.equal(wf.status, 200, wf.text);
+    const id = wf.body.data.id as string;
+    await t.request("POST", new URL(wf.body.data.trigger.endpoint_url).pathname, { key: null, body: { n: 1 } });
+    const runId = await until("a failed run", async () => {
+      const r = await cli(["runs", id, "--json"]);
+      assert.equal(r.code, 0, r.err);
+      const list = JSON.parse(r.out) as Array<{ id: string; status: string }>;
+      return list[0]?.status === "failed" ? list[0].id : undefined;
+    });
+    const table = await cli(["runs", id]);
+    assert.equal(table.code, 0, table.err);
+    assert.match(table.out, /ID\s+STATUS\s+STARTED/);
+    assert.match(table.out, new RegExp(`${runId}\\s+failed`));
+
+    const shown = await cli(["run", "show", runId]);
+    assert.equal(shown.code, 0, shown.err);
+    assert.match(shown.out, new RegExp(`^${runId}\\s+failed`));
+    assert.match(shown.out, /1\s+first\s+succeeded\s+.*→ 41/);
+    assert.match(shown.out, /exports \{"half":20\}/);
+    assert.match(shown.out, /log: hello from first/);
+    assert.match(shown.out, /2\s+second\s+failed/);
+    assert.match(shown.out, /Error: broke here/);
+
+    const replayed = await cli(["replay", runId]);
+    assert.equal(replayed.code, 0, replayed.err);
+    const newId = /as (r_\S+);/.exec(replayed.out)?.[1];
+    assert.ok(newId, replayed.out);
+    const again = await until("the replay to end", async () => {
+      const r = await cli(["run", "show", newId!, "--json"]);
+      const run = JSON.parse(r.out) as { status: string; replay_of: string };
+      return run.status === "failed" ? run : undefined;
+    });
+    assert.equal(again.replay_of, runId);
+
+    const waiting = await t.request("POST", "/v1/workflows", {
+      body: { name: "cli-wait", trigger: { type: "http" }, steps: [{ name: "w", code: `export default { async run({ $ }) { $.flow.delay(600000); } }` }] },
+    });
+    await t.request("POST", new URL(waiting.body.data.trigger.endpoint_url).pathname, { key: null, body: {} });
+    const suspended = await until("a suspended run", async () => {
+      const r = await cli(["runs", waiting.body.data.id, "--status", "suspended", "--json"]);
+      return (JSON.parse(r.out) as Array<{ id: string }>)[0]?.id;
+    });
+    const cancelled = await cli(["cancel", suspended]);
+    assert.equal(cancelled.code, 0, cancelled.err);
+    assert.match(cancelled.out, new RegExp(`Cancelled ${suspended} \\(cancelled\\)`));
+    const notRun = await cli(["run", "show", "p_nope"]);
+    assert.equal(notRun.code, 1);
+    assert.match(notRun.err, /not a run/);
+
+    const version = await cli(["--version"]);
+    assert.equal(version.code, 0);
+    assert.equal(version.out.trim(), JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
+
+    writeFileSync(join(work, "counted.js"), `export default { props: { count: { type: "integer" } }, run() {} };\n`);
+    const bad = await cli(["deploy", join(work, "counted.js"), "--prop", "count=many"]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /error: configured_props are not valid/);
+    assert.match(bad.err, /hint: configured_props\.count: must be an integer/);
+  });
+
   it("list workflows, webhooks and accounts: tables, and JSON with --json; delete a workflow and a webhook", async () => {
     const wf = (await t.request("POST", "/v1/workflows", { body: { name: "listed-wf", steps: [{ name: "s", code: "export default { async run() {} }" }] } })).body.data;
     const wh = await t.request("POST", "/v1/webhooks?url=https://example.com/hook&name=listed-hook");

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
-import { fail } from "./output.ts";
+import { createRequire } from "node:module";
+import { CliError, fail } from "./output.ts";
 
 // The `tributary` CLI. Commands load their modules lazily so that a quick one stays quick.
 
@@ -14,7 +15,8 @@ if (launcher) {
 }
 
 const program = new Command("tributary")
-  .description("Tributary: deploy event sources, read and tail their events")
+  .description("Tributary: deploy event sources and workflows, read and tail their events and runs")
+  .version(createRequire(import.meta.url)("../../package.json").version as string, "-V, --version", "print the CLI's version")
   .showHelpAfterError()
   .exitOverride();
 
@@ -35,8 +37,20 @@ program.command("events <id>").description("events of a source or workflow").opt
   .action(async (id, o) => (await import("./commands/events.ts")).events(id, o));
 program.command("logs <id>").description("the $logs stream of a source or workflow").option("-f, --follow", "tail live").option("--limit <n>").option(...json)
   .action(async (id, o) => (await import("./commands/events.ts")).logs(id, o));
-program.command("run <id>").description("run a source or workflow now").option("--event <json>").option(...json)
-  .action(async (id, o) => (await import("./commands/misc.ts")).run(id, o));
+program.command("run <id> [run]").description("run a source or workflow now; `run show r_...`: one run of a workflow, step by step").option("--event <json>").option(...json)
+  .action(async (id, runId, o) => {
+    if (id === "show") {
+      if (!runId) throw new CliError("run show needs a run id", "`tributary runs p_...` lists a workflow's runs");
+      return (await import("./commands/runs.ts")).showRun(runId, o);
+    }
+    return (await import("./commands/misc.ts")).run(id, o);
+  });
+program.command("runs <workflow>").description("a workflow's runs, newest first").option("-f, --follow", "print runs as they start and end").option("--status <status>", "only running, suspended, succeeded, failed, exited or cancelled runs").option("--limit <n>").option(...json)
+  .action(async (id, o) => (await import("./commands/runs.ts")).runs(id, o));
+program.command("replay <run>").description("run a workflow run's trigger event again, as a new run").option(...json)
+  .action(async (id, o) => (await import("./commands/runs.ts")).replay(id, o));
+program.command("cancel <run>").description("cancel a running or waiting workflow run").option(...json)
+  .action(async (id, o) => (await import("./commands/runs.ts")).cancel(id, o));
 program.command("delete <id>").description("delete a source (dc_), workflow (p_), webhook (wh_) or account (apn_)").option(...json)
   .action(async (id, o) => (await import("./commands/misc.ts")).remove(id, o));
 program.command("subscribe <emitter> <listener>").description("route EMITTER's events to LISTENER").option("--stream <name>").option(...json)

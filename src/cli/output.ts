@@ -81,10 +81,15 @@ export function info(line: string): void {
 /** the data of an openapi-fetch answer, or a CliError from its error envelope */
 export function unwrap<T>(res: { data?: T; error?: unknown; response: Response }, hint?: string): T {
   if (res.error !== undefined || !res.response.ok) {
-    const env = res.error as { error?: { code?: string; message?: string } } | undefined;
+    const env = res.error as { error?: { code?: string; message?: string; details?: Array<{ field?: string; message?: string }> } } | undefined;
     const message = env?.error?.message ?? `HTTP ${res.response.status}`;
     const code = env?.error?.code;
-    const h = hint ?? (res.response.status === 401 ? "check the key: `tributary login --key trb_...` or TRIBUTARY_API_KEY" : res.response.status === 404 ? "check the id: `tributary list sources`" : undefined);
+    // the API's field problems are what to fix: each its own line
+    const details = (env?.error?.details ?? []).slice(0, 20).map((d) => printable(`${d.field ?? "?"}: ${d.message ?? ""}`));
+    const h =
+      details.length > 0
+        ? details.join("\n      ")
+        : (hint ?? (res.response.status === 401 ? "check the key: `tributary login --key trb_...` or TRIBUTARY_API_KEY" : res.response.status === 404 ? "check the id: `tributary list sources`" : undefined));
     throw new CliError(code ? `${message} (${code})` : message, h);
   }
   return res.data as T;
