@@ -348,6 +348,35 @@ export default {
     assert.match(bad.err, /hint: configured_props\.count: must be an integer/);
   });
 
+  it("env set/list/unset (secret values hidden); datastores and records", async () => {
+    assert.equal((await cli(["env", "set", "REGION", "eu-west-1"])).code, 0);
+    const secret = await cli(["env", "set", "TOKEN", "s3cr3t", "--secret"]);
+    assert.equal(secret.code, 0, secret.err);
+    const listed = await cli(["env", "list"]);
+    assert.equal(listed.code, 0, listed.err);
+    assert.match(listed.out, /REGION\s+eu-west-1/);
+    assert.match(listed.out, /TOKEN\s+\(secret\)/);
+    assert.doesNotMatch(listed.out, /s3cr3t/);
+    assert.equal((await cli(["env", "unset", "REGION"])).code, 0);
+    const after = JSON.parse((await cli(["env", "list", "--json"])).out) as Array<{ name: string }>;
+    assert.deepEqual(after.map((v) => v.name), ["TOKEN"]);
+    const bad = await cli(["env", "set", "1BAD", "x"]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /hint: /);
+
+    const store = await t.request("POST", "/v1/data_stores", { body: { name: "cli-store" } });
+    const id = store.body.data.id as string;
+    await t.request("PUT", `/v1/data_stores/${id}/records/order%2F1`, { body: { value: { total: 3 } } });
+    await t.request("PUT", `/v1/data_stores/${id}/records/other`, { body: { value: "x", ttl: 3600 } });
+    const stores = await cli(["datastores"]);
+    assert.equal(stores.code, 0, stores.err);
+    assert.match(stores.out, new RegExp(`${id}\\s+cli-store\\s+2`));
+    const recs = await cli(["records", id, "--prefix", "order/"]);
+    assert.equal(recs.code, 0, recs.err);
+    assert.match(recs.out, /order\/1\s+\{"total":3\}/);
+    assert.doesNotMatch(recs.out, /other/);
+  });
+
   it("list workflows, webhooks and accounts: tables, and JSON with --json; delete a workflow and a webhook", async () => {
     const wf = (await t.request("POST", "/v1/workflows", { body: { name: "listed-wf", steps: [{ name: "s", code: "export default { async run() {} }" }] } })).body.data;
     const wh = await t.request("POST", "/v1/webhooks?url=https://example.com/hook&name=listed-hook");

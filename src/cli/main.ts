@@ -59,6 +59,17 @@ program.command("unsubscribe <emitter> <listener>").description("stop routing EM
   .action(async (e, l, o) => (await import("./commands/misc.ts")).unsubscribe(e, l, o));
 program.command("dev <file>").description("deploy FILE, redeploy it on every save, print its events, logs and errors live (Ctrl-C deletes it)").option("--name <name>").option("--prop <k=v>", "a prop; repeatable", collect).option(...json)
   .action(async (file, o) => (await import("./commands/dev.ts")).dev(file, o));
+const env = program.command("env").description("your environment variables: process.env in every run");
+env.command("list").description("the variables (secret values are not shown)").option(...json)
+  .action(async (o) => (await import("./commands/stores.ts")).envList(o));
+env.command("set <name> <value>").description("set a variable").option("--secret", "keep its value out of every answer").option(...json)
+  .action(async (n, v, o) => (await import("./commands/stores.ts")).envSet(n, v, o));
+env.command("unset <name>").description("remove a variable").option(...json)
+  .action(async (n, o) => (await import("./commands/stores.ts")).envUnset(n, o));
+program.command("datastores").description("your data stores").option(...json)
+  .action(async (o) => (await import("./commands/stores.ts")).dataStores(o));
+program.command("records <store>").description("a data store's records, in key order").option("--prefix <p>", "only keys starting with P").option("--limit <n>").option(...json)
+  .action(async (id, o) => (await import("./commands/stores.ts")).records(id, o));
 const users = program.command("users").description("user administration (admin key)");
 users.command("create <username> <email>").description("create a user and print its API key").option(...json)
   .action(async (u, e, o) => (await import("./commands/misc.ts")).createUser(u, e, o));
