@@ -346,6 +346,10 @@ export default {
     assert.equal(bad.code, 1);
     assert.match(bad.err, /error: configured_props are not valid/);
     assert.match(bad.err, /hint: configured_props\.count: must be an integer/);
+    writeFileSync(join(work, "no-export.js"), `const component = { run() {} };\n`);
+    const none = await cli(["deploy", join(work, "no-export.js")]);
+    assert.equal(none.code, 1);
+    assert.match(none.err, /no-export\.js has no default export/);
   });
 
   it("env set/list/unset (secret values hidden); datastores and records", async () => {

@@ -46,6 +46,11 @@ export async function bundleWithInputs(file: string): Promise<{ code: string; in
       ],
     });
     const inputs = Object.keys(out.metafile.inputs);
+    // a file that exports nothing bundles to nothing: say so, not what the API says of an empty string
+    const exports = out.metafile.outputs[Object.keys(out.metafile.outputs)[0]!]?.exports ?? [];
+    if (!exports.includes("default")) {
+      throw new CliError(`${file} has no default export`, "a component is `export default { props, run() {...} }` (or `defineComponent({...})`)");
+    }
     return { code: await stripPathComments(out.outputFiles[0]!.text), inputs: inputs.map((p) => resolve(root, p)) };
   } catch (err) {
     const e = err as { errors?: { text: string; location?: { file: string; line: number } }[]; message: string };
