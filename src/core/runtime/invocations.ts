@@ -351,7 +351,10 @@ export class Invocations {
       add("$errors", errorPayload(t, ctx, error, this.#d.version), {});
     }
     if (logs.length > 0) add("$logs", JSON.stringify({ lines: logs }), {});
-    const part: CommitPart = { states: [this.#rows.snapshot(state)], usage: [usage] };
+    // the emitter's state (db, dedupe memory, last event id) changes only with events or db
+    // writes: a workflow step that emits nothing writes no state row (a statement a step saved)
+    const part: CommitPart = { usage: [usage] };
+    if (rows.length > 0 || (!r.error && r.db)) part.states = [this.#rows.snapshot(state)];
     if (dataStores) part.dataStores = dataStores;
     if (record) {
       part.runs = [record.run];
