@@ -41,6 +41,19 @@ export interface RunDriverDeps {
   log: (err: unknown, what: string) => void;
 }
 
+/**
+ * Whether a step's code can call $.flow (and so needs its resume and cancel URLs): its code names
+ * `flow` somewhere. Code that reaches $.flow without writing the word (`$["fl" + "ow"]`) still
+ * waits as asked; its URLs are then undefined.
+ */
+const flowSteps = new WeakMap<object, boolean>();
+function mayWait(step: { code: string; bundle?: string | null } | undefined): boolean {
+  if (!step) return false;
+  let known = flowSteps.get(step);
+  if (known === undefined) flowSteps.set(step, (known = step.code.includes("flow") || (step.bundle ?? "").includes("flow")));
+  return known;
+}
+
 export interface RunOptions extends InvokeOptions {
   /** custom_response: told the reply once the step that gave it has committed */
   respond?: (response: HttpResponse) => void;
@@ -288,7 +301,8 @@ export class RunDriver {
       run.step = step.idx;
       run.runs = step.runs;
       run.results = resultsBefore(state, step.idx);
-      run.urls = waitUrls(this.#d.secrets, this.#d.publicUrl, state.run.id, step.idx, step.runs);
+      // signed only for a step whose code can ask for them (an HMAC a step was 3% of the thread)
+      if (mayWait(w.steps[step.idx])) run.urls = waitUrls(this.#d.secrets, this.#d.publicUrl, state.run.id, step.idx, step.runs);
       if (o.rerun?.context !== undefined) run.rerunContext = JSON.parse(o.rerun.context);
       if (o.rerun?.callback !== undefined) run.callbackRequest = JSON.parse(o.rerun.callback);
     }
