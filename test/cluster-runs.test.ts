@@ -35,6 +35,13 @@ describe("several nodes: durable workflow runs", { skip: clusterSkip() }, () => 
     const port = (counter.address() as AddressInfo).port;
     counterUrl = `http://127.0.0.1:${port}`;
     c = await startCluster(2, { TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` });
+    // Partitions first go to the node that starts first and are then shared out. A step whose
+    // partition moves while it runs is fenced and runs again on the new owner (it hadn't
+    // committed: that is allowed); this test is about a kill, so it starts once the share is made.
+    await waitFor(async () => {
+      const r = await c.db.query("select owner, count(*)::int as n from partition_leases group by owner");
+      return r.rows.length === 2 && r.rows.every((row) => row.owner !== null && row.n >= 30 && row.n <= 34) ? true : undefined;
+    }, 60_000, "the partitions shared out between the two nodes");
   });
   after(async () => {
     await c?.close();
