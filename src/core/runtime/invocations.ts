@@ -142,16 +142,22 @@ export class Invocations {
       fresh: () => ({ db: state.row.db, dbEpoch: state.epoch }),
     });
     this.#running += 1;
-    // seen by the data store reads of the runs after it from now on, until its commit is done
+    // Its data store writes, kept to the stores its props name (the runner allows no other:
+    // checked again here, once, for #apply too), are seen by the reads of the runs after it from
+    // now on, until its commit is done.
     let held: DataStoreWrites[] | undefined;
-    if (dataStores && !opts.dryRun) {
-      void pending.then((r) => {
-        const writes = r.error ? undefined : r.dataStores?.filter((w) => dataStores.includes(w.store));
-        if (!writes?.length) return;
-        held = writes;
-        this.#d.pendingWrites.hold(writes);
-      });
-    }
+    void pending.then((r) => {
+      if (!r.dataStores) return;
+      const writes = r.error || !dataStores ? [] : r.dataStores.filter((w) => dataStores.includes(w.store));
+      if (writes.length === 0) {
+        delete r.dataStores;
+        return;
+      }
+      r.dataStores = writes;
+      if (opts.dryRun) return;
+      held = writes;
+      this.#d.pendingWrites.hold(writes);
+    });
     void pending.then(
       () => (this.#running -= 1),
       () => (this.#running -= 1),
@@ -329,7 +335,6 @@ export class Invocations {
     // a run's steps log onto one $logs event, committed with the step after which the run ends
     // or waits (the steps' rows hold each one's own lines)
     const logs = record ? record.logs : r.logs.slice();
-    let dataStores: CommitPart["dataStores"];
     if (!r.error) {
       const { kept, warnings } = applyDedupe(t.component.meta.dedupe, byTs(r.emits), state.row.dedupe);
       for (const w of warnings) logs.push({ level: "warn", msg: w, ts: now });
@@ -338,12 +343,6 @@ export class Invocations {
         else add(e.meta.name ?? "", e.json, e.meta);
       }
       if (r.db) state.row.db = r.db;
-      if (r.dataStores) {
-        // only the stores its props name (the runner allows no other: checked again here)
-        const allowed = dataStoresOf(t) ?? [];
-        const writes = r.dataStores.filter((w) => allowed.includes(w.store));
-        if (writes.length > 0) dataStores = writes;
-      }
     }
     // a step that will be retried puts its error on the run, not yet on $errors
     const reported = r.error && (!record || record.reportError);
@@ -355,7 +354,8 @@ export class Invocations {
     // writes: a workflow step that emits nothing writes no state row (a statement a step saved)
     const part: CommitPart = { usage: [usage] };
     if (rows.length > 0 || (!r.error && r.db)) part.states = [this.#rows.snapshot(state)];
-    if (dataStores) part.dataStores = dataStores;
+    // (kept to the props' stores when the result came: #invoke)
+    if (!r.error && r.dataStores) part.dataStores = r.dataStores;
     if (record) {
       part.runs = [record.run];
       part.runSteps = record.steps;

@@ -2,7 +2,7 @@ import type { RunSendRow, Store } from "../../store/port.ts";
 import { PARTITIONS } from "../../store/port.ts";
 import { guardedFetch } from "../../lib/guarded-fetch.ts";
 import type { Mailer } from "../../lib/mailer.ts";
-import { MAX_TIMER_MS } from "../../lib/clock.ts";
+import { SoonestTimer } from "../../lib/soonest-timer.ts";
 
 // Sends what workflow steps queued with $.send.http and $.send.email (workflows §2), once the step
 // has committed: at once when the commit was this node's, else (a crash, a retry's backoff, a
@@ -51,8 +51,7 @@ export class RunSender {
   /** sends were turned away for want of room: scan again once room frees */
   #starved = false;
   #sweep: NodeJS.Timeout | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #timerAt = Infinity;
+  readonly #timer = new SoonestTimer(() => this.scan());
   #scanning = false;
   #again = false;
   #closed = false;
@@ -71,7 +70,7 @@ export class RunSender {
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#sweep);
-    clearTimeout(this.#timer);
+    this.#timer.clear();
     await Promise.allSettled(this.#active.values());
     this.#d.mailer?.close();
   }
@@ -113,16 +112,7 @@ export class RunSender {
     if (due.length === room) this.#starved = true;
   }
 
-  #arm(at: number): void {
-    if (this.#closed || at >= this.#timerAt) return;
-    clearTimeout(this.#timer);
-    this.#timerAt = at;
-    this.#timer = setTimeout(() => {
-      this.#timerAt = Infinity;
-      this.scan();
-    }, Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now())));
-    this.#timer.unref();
-  }
+
 
   #try(row: RunSendRow): void {
     if (this.#closed || this.#active.has(row.id)) return;
@@ -160,7 +150,7 @@ export class RunSender {
       last_error: outcome.ok ? null : (outcome.reason ?? "failed").slice(0, MAX_ERROR_TEXT),
       done_at_ms: done ? Date.now() : null,
     });
-    if (!done) this.#arm(next);
+    if (!done && !this.#closed) this.#timer.arm(next);
   }
 
   async #http(row: RunSendRow): Promise<Outcome> {

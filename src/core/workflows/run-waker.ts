@@ -1,5 +1,5 @@
 import { PARTITIONS, type RunRow, type Store } from "../../store/port.ts";
-import { MAX_TIMER_MS } from "../../lib/clock.ts";
+import { SoonestTimer } from "../../lib/soonest-timer.ts";
 import type { Targets } from "../runtime/targets.ts";
 import type { RunDriver } from "./run-driver.ts";
 
@@ -29,8 +29,7 @@ export interface RunWakerDeps {
 
 export class RunWaker {
   readonly #d: RunWakerDeps;
-  #timer: NodeJS.Timeout | undefined;
-  #timerAt = Infinity;
+  readonly #timer = new SoonestTimer(() => this.scan(false));
   #sweep: NodeJS.Timeout | undefined;
   #active = 0;
   #scanning = false;
@@ -57,7 +56,7 @@ export class RunWaker {
   close(): void {
     this.#closed = true;
     clearInterval(this.#sweep);
-    clearTimeout(this.#timer);
+    this.#timer.clear();
   }
 
   /** A run here waits until `dueAtMs`: scan then, unless a scan is armed sooner. */
@@ -65,14 +64,7 @@ export class RunWaker {
     // runs coming due one after another (thousands a second) are taken up a few ms' worth at a
     // time, not one scan each
     dueAtMs = Math.max(dueAtMs, this.#scannedAt + MIN_GAP_MS);
-    if (this.#closed || dueAtMs >= this.#timerAt) return;
-    clearTimeout(this.#timer);
-    this.#timerAt = dueAtMs;
-    this.#timer = setTimeout(() => {
-      this.#timerAt = Infinity;
-      this.scan(false);
-    }, Math.min(MAX_TIMER_MS, Math.max(0, dueAtMs - Date.now())));
-    this.#timer.unref?.();
+    if (!this.#closed) this.#timer.arm(dueAtMs);
   }
 
   /** Reads the due runs now (`orphans`: and running runs no node drives: at start, on takeover). */
