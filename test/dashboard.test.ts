@@ -357,6 +357,7 @@ describe("dashboard", { skip }, () => {
     assert.deepEqual(made.steps.map((s: { name: string }) => s.name), ["shout", "emit"]);
     assert.equal(made.trigger.type, "http");
     // its endpoint runs it; what the example step emits shows live
+    await page.getByRole("tab", { name: "Events" }).click();
     await page.locator('[data-testid="live-state"][data-state="live"]').waitFor();
     const res = await t.app.http.inject({ method: "POST", url: new URL(made.trigger.endpoint_url).pathname, payload: { who: "ada" } });
     assert.equal(res.statusCode, 200);

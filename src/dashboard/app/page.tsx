@@ -12,6 +12,10 @@ import { AccountsPage } from "./accounts-page.tsx";
 import { UsagePage } from "./usage-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 import { EmptyState } from "./empty-state.tsx";
+import { RunPage } from "./runs/run-page.tsx";
+import { EnvVarsPage } from "./env/env-vars-page.tsx";
+import { DataStoresPage } from "./data-stores/data-stores-page.tsx";
+import { DataStorePage } from "./data-stores/data-store-page.tsx";
 
 /** The page for a hash route; `key` remounts a page when its id changes. */
 export function Page({ route }: { route: string[] }) {
@@ -24,7 +28,13 @@ export function Page({ route }: { route: string[] }) {
     case "workflows":
       if (id === "new") return <NewWorkflowPage />;
       if (id && tab === "edit") return <EditWorkflowPage key={id} id={id} />;
-      return id ? <WorkflowPage key={id} id={id} tab={tab ?? "events"} /> : <WorkflowsPage />;
+      return id ? <WorkflowPage key={id} id={id} tab={tab ?? "runs"} /> : <WorkflowsPage />;
+    case "runs":
+      return id ? <RunPage key={id} id={id} /> : <EmptyState title="No run named" text="Open a run from its workflow's Runs tab." action={{ label: "Go to workflows", href: "#/workflows" }} />;
+    case "env":
+      return <EnvVarsPage />;
+    case "data-stores":
+      return id ? <DataStorePage key={id} id={id} /> : <DataStoresPage />;
     case "subscriptions":
       return <SubscriptionsPage />;
     case "webhooks":

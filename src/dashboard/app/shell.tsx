@@ -11,6 +11,8 @@ const SECTIONS: { path: string; label: string; admin?: boolean }[] = [
   { path: "subscriptions", label: "Subscriptions" },
   { path: "webhooks", label: "Webhooks" },
   { path: "accounts", label: "Accounts" },
+  { path: "env", label: "Environment variables" },
+  { path: "data-stores", label: "Data stores" },
   { path: "usage", label: "Usage" },
   { path: "users", label: "Users", admin: true },
 ];

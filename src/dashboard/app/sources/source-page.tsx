@@ -10,6 +10,7 @@ import { EventInspector } from "../events/event-inspector.tsx";
 import { SourceActions } from "./source-actions.tsx";
 import { SourceProps } from "./source-props.tsx";
 import { Endpoints } from "./endpoints.tsx";
+import { SourceInvocations } from "../runs/source-invocations.tsx";
 
 const TABS = [
   { value: "events", label: "Events", stream: "", empty: { title: "No events yet", text: "New events appear here as they are emitted. Run the source now, or send a request to its endpoint." } },
@@ -28,7 +29,7 @@ export function SourcePage({ id, tab }: { id: string; tab: string }) {
   }
   const s = source.data;
   if (!s) return <Skeleton h={200} />;
-  const current = TABS.some((t) => t.value === tab) || tab === "props" ? tab : "events";
+  const current = TABS.some((t) => t.value === tab) || tab === "props" || tab === "invocations" ? tab : "events";
 
   return (
     <>
@@ -55,6 +56,7 @@ export function SourcePage({ id, tab }: { id: string; tab: string }) {
               {t.label}
             </Tabs.Tab>
           ))}
+          <Tabs.Tab value="invocations">Invocations</Tabs.Tab>
           <Tabs.Tab value="props">Props</Tabs.Tab>
         </Tabs.List>
         {TABS.map((t) => (
@@ -62,6 +64,9 @@ export function SourcePage({ id, tab }: { id: string; tab: string }) {
             <EventInspector kind="sources" id={id} stream={t.stream} empty={t.empty} />
           </Tabs.Panel>
         ))}
+        <Tabs.Panel value="invocations">
+          <SourceInvocations sourceId={id} />
+        </Tabs.Panel>
         <Tabs.Panel value="props">
           <SourceProps source={s} onSaved={source.reload} />
         </Tabs.Panel>

@@ -9,6 +9,7 @@ import { EmptyState } from "../empty-state.tsx";
 import { EventInspector } from "../events/event-inspector.tsx";
 import { triggerText } from "./trigger-text.ts";
 import { WorkflowActions } from "./workflow-actions.tsx";
+import { WorkflowRuns } from "../runs/workflow-runs.tsx";
 
 export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
   const { api } = useSession();
@@ -48,11 +49,15 @@ export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
       <Text size="sm" c="dimmed" mb="md">
         Steps: {w.steps.map((s) => s.name).join(" → ")}
       </Text>
-      <Tabs value={tab === "errors" ? "errors" : "events"} onChange={(v) => v && navigate("workflows", id, v)} keepMounted={false}>
+      <Tabs value={tab === "errors" || tab === "events" ? tab : "runs"} onChange={(v) => v && navigate("workflows", id, v)} keepMounted={false}>
         <Tabs.List mb="md">
+          <Tabs.Tab value="runs">Runs</Tabs.Tab>
           <Tabs.Tab value="events">Events</Tabs.Tab>
           <Tabs.Tab value="errors">$errors</Tabs.Tab>
         </Tabs.List>
+        <Tabs.Panel value="runs">
+          <WorkflowRuns workflowId={id} />
+        </Tabs.Panel>
         <Tabs.Panel value="events">
           <EventInspector kind="workflows" id={id} stream="" empty={{ title: "No events yet", text: "What the workflow emits appears here live. Run it now to see one." }} />
         </Tabs.Panel>
