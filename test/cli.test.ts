@@ -330,9 +330,24 @@ export default {
       const r = await cli(["runs", waiting.body.data.id, "--status", "suspended", "--json"]);
       return (JSON.parse(r.out) as Array<{ id: string }>)[0]?.id;
     });
-    const cancelled = await cli(["cancel", suspended]);
+    const badData = await cli(["resume", suspended, "--data", "{nope"]);
+    assert.equal(badData.code, 1);
+    assert.match(badData.err, /--data: not JSON/);
+    const resumed = await cli(["resume", suspended, "--data", '{"ok":true}']);
+    assert.equal(resumed.code, 0, resumed.err);
+    assert.match(resumed.out, new RegExp(`Resumed ${suspended}`));
+    await until("the resumed run to succeed", async () => {
+      const r = await cli(["run", "show", suspended, "--json"]);
+      return (JSON.parse(r.out) as { status: string }).status === "succeeded" ? true : undefined;
+    });
+    await t.request("POST", new URL(waiting.body.data.trigger.endpoint_url).pathname, { key: null, body: {} });
+    const suspended2 = await until("a second suspended run", async () => {
+      const r = await cli(["runs", waiting.body.data.id, "--status", "suspended", "--json"]);
+      return (JSON.parse(r.out) as Array<{ id: string }>)[0]?.id;
+    });
+    const cancelled = await cli(["cancel", suspended2]);
     assert.equal(cancelled.code, 0, cancelled.err);
-    assert.match(cancelled.out, new RegExp(`Cancelled ${suspended} \\(cancelled\\)`));
+    assert.match(cancelled.out, new RegExp(`Cancelled ${suspended2} \\(cancelled\\)`));
     const notRun = await cli(["run", "show", "p_nope"]);
     assert.equal(notRun.code, 1);
     assert.match(notRun.err, /not a run/);

@@ -119,6 +119,29 @@ describe("durable workflow runs", () => {
     assertErrorEnvelope(await callUrl(url), 409, "conflict");
   });
 
+  it("POST /runs/{id}/resume: the owner resumes a suspended run with data; waiting shows what it waits for; 409 once it goes on, 404 for another user", async () => {
+    const user = await t.newUser();
+    const other = await t.newUser();
+    const w = await workflow(user, [
+      { name: "ask", code: step(`$.flow.suspend(60_000);`) },
+      { name: "answer", code: step(`return steps.ask.$resume_data;`) },
+    ]);
+    await trigger(w, {});
+    const suspended = await runWhere(user, w, (r) => r.status === "suspended", "a suspended run");
+    assert.equal(suspended.waiting.for, "suspend");
+    assert.equal(suspended.waiting.step_index, 0);
+    assert.ok(suspended.waiting.until_ms > Date.now() + 30_000, JSON.stringify(suspended.waiting));
+    assertErrorEnvelope(await t.request("POST", `/v1/runs/${suspended.id}/resume`, { key: other.key, body: {} }), 404, "not_found");
+    assertErrorEnvelope(await t.request("POST", `/v1/runs/${suspended.id}/resume`, { key: user.key, body: { data: 1, extra: true } }), 400, "invalid_request");
+    const res = await t.request("POST", `/v1/runs/${suspended.id}/resume`, { key: user.key, body: { data: { approved: "yes" } } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.id, suspended.id);
+    const done = await runWhere(user, w, (r) => r.status === "succeeded", "the resumed run to end");
+    assert.deepEqual(done.steps[1].return_value.body, { approved: "yes" });
+    assert.equal(done.waiting, null);
+    assertErrorEnvelope(await t.request("POST", `/v1/runs/${suspended.id}/resume`, { key: user.key }), 409, "conflict");
+  });
+
   it("a suspension that nobody resumes fails the run with TimeoutError on $errors", async () => {
     const user = await t.newUser();
     const w = await workflow(user, [

@@ -108,6 +108,15 @@ export function fail(err: unknown): never {
   process.exit(1);
 }
 
+/** a flag's JSON value (`--event`, `--data`), or a usage error that shows one */
+export function parseJsonOption(flag: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError(`${flag}: not JSON`, `e.g. ${flag} '{"hello":"world"}'`);
+  }
+}
+
 export function parseProps(pairs: string[] = []): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const pair of pairs) {

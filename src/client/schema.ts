@@ -4358,6 +4358,18 @@ export interface paths {
                                 } | null;
                                 /** @description the run this one replays */
                                 replay_of: string | null;
+                                /** @description what a live run waits for; null when it isn't waiting */
+                                waiting: {
+                                    /**
+                                     * @description $.flow.delay / suspend / rerun, a retry's backoff, or room under concurrency or rate
+                                     * @enum {unknown}
+                                     */
+                                    for: "delay" | "suspend" | "rerun" | "retry" | "queued";
+                                    /** @description the step (0-based) that waits or made the run wait */
+                                    step_index: number;
+                                    /** @description when it goes on by itself (a suspension's timeout fails it); null: only when resumed or cancelled */
+                                    until_ms: number | null;
+                                } | null;
                                 /** @description in order; absent in lists */
                                 steps?: {
                                     name: string;
@@ -4512,6 +4524,18 @@ export interface paths {
                                 } | null;
                                 /** @description the run this one replays */
                                 replay_of: string | null;
+                                /** @description what a live run waits for; null when it isn't waiting */
+                                waiting: {
+                                    /**
+                                     * @description $.flow.delay / suspend / rerun, a retry's backoff, or room under concurrency or rate
+                                     * @enum {unknown}
+                                     */
+                                    for: "delay" | "suspend" | "rerun" | "retry" | "queued";
+                                    /** @description the step (0-based) that waits or made the run wait */
+                                    step_index: number;
+                                    /** @description when it goes on by itself (a suspension's timeout fails it); null: only when resumed or cancelled */
+                                    until_ms: number | null;
+                                } | null;
                                 /** @description in order; absent in lists */
                                 steps?: {
                                     name: string;
@@ -4721,6 +4745,181 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/{run_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    run_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the resume data's body: steps.<name>.$resume_data.body */
+                        data?: unknown;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `r_...` */
+                                id: string;
+                                workflow_id: string;
+                                /** @enum {unknown} */
+                                status: "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
+                                /** @description any JSON; over 1024 bytes of JSON (unless expand=event): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 1024 characters>"} */
+                                trigger_event: unknown;
+                                /** @description the deployment (`d_...`) whose steps the run runs */
+                                deployment_id: string;
+                                started_at_ms: number;
+                                ended_at_ms: number | null;
+                                summary: string | null;
+                                /** @description the HTTP reply an HTTP trigger got */
+                                response: {
+                                    status: number;
+                                } | null;
+                                /** @description the run this one replays */
+                                replay_of: string | null;
+                                /** @description what a live run waits for; null when it isn't waiting */
+                                waiting: {
+                                    /**
+                                     * @description $.flow.delay / suspend / rerun, a retry's backoff, or room under concurrency or rate
+                                     * @enum {unknown}
+                                     */
+                                    for: "delay" | "suspend" | "rerun" | "retry" | "queued";
+                                    /** @description the step (0-based) that waits or made the run wait */
+                                    step_index: number;
+                                    /** @description when it goes on by itself (a suspension's timeout fails it); null: only when resumed or cancelled */
+                                    until_ms: number | null;
+                                } | null;
+                                /** @description in order; absent in lists */
+                                steps?: {
+                                    name: string;
+                                    /** @description the step's cell id, `c_...`, of the run's deployment */
+                                    id: string;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "running" | "suspended" | "succeeded" | "failed" | "skipped";
+                                    started_at_ms: number | null;
+                                    ended_at_ms: number | null;
+                                    /** @description any JSON; over 4096 bytes of JSON (unless expand=steps): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 4096 characters>"}; null: none */
+                                    return_value: unknown;
+                                    /** @description what the step exported ($.export), an object; any JSON; over 4096 bytes of JSON (unless expand=steps): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 4096 characters>"} */
+                                    exports: unknown;
+                                    logs: unknown[];
+                                    /** @description {name, message, stack}: why the step failed */
+                                    error?: unknown;
+                                    attempts: number;
+                                    /** @description what the step queued with $.send.http / $.send.email, sent once it committed */
+                                    sends: {
+                                        /** @description `snd_...` */
+                                        id: string;
+                                        /** @enum {unknown} */
+                                        kind: "http" | "email";
+                                        /** @enum {unknown} */
+                                        status: "pending" | "sent" | "failed";
+                                        /** @description tries so far */
+                                        attempts: number;
+                                        /** @description http: the request's method */
+                                        method?: string;
+                                        /** @description http: the request's URL */
+                                        url?: string;
+                                        /** @description email: its subject */
+                                        subject?: string;
+                                        /** @description http: the status of the last try */
+                                        last_status: number | null;
+                                        /** @description why the last try failed */
+                                        last_error: string | null;
+                                        created_at_ms: number;
+                                        /** @description when it was sent, or given up */
+                                        done_at_ms: number | null;
+                                        /** @description a pending send's next try */
+                                        next_at_ms: number | null;
+                                    }[];
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{run_id}/cancel": {
         parameters: {
             query?: never;
@@ -4767,6 +4966,18 @@ export interface paths {
                                 } | null;
                                 /** @description the run this one replays */
                                 replay_of: string | null;
+                                /** @description what a live run waits for; null when it isn't waiting */
+                                waiting: {
+                                    /**
+                                     * @description $.flow.delay / suspend / rerun, a retry's backoff, or room under concurrency or rate
+                                     * @enum {unknown}
+                                     */
+                                    for: "delay" | "suspend" | "rerun" | "retry" | "queued";
+                                    /** @description the step (0-based) that waits or made the run wait */
+                                    step_index: number;
+                                    /** @description when it goes on by itself (a suspension's timeout fails it); null: only when resumed or cancelled */
+                                    until_ms: number | null;
+                                } | null;
                                 /** @description in order; absent in lists */
                                 steps?: {
                                     name: string;

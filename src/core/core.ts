@@ -46,6 +46,7 @@ export class Core {
     this.runs = new Runs(deps.store, (user, id) => this.workflows.get(user, id), {
       replay: (user, w, run) => this.runActions.replay(user, w, run),
       cancel: (run) => this.runActions.cancel(run),
+      resume: (run, request) => this.runActions.resume(run, request),
     });
     this.webhooks = new Webhooks(deps, this.runtime);
     this.accounts = new Accounts(deps, this.runtime.accountAuth, this.components);

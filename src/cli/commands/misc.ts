@@ -1,5 +1,5 @@
 import { api } from "../profile.ts";
-import { CliError, colors, findEndpoint, printJson, unwrap, withSpinner } from "../output.ts";
+import { CliError, colors, findEndpoint, parseJsonOption, printJson, unwrap, withSpinner } from "../output.ts";
 
 // run, delete, subscribe, unsubscribe, users create
 
@@ -7,14 +7,7 @@ export async function run(id: string, opts: { event?: string; json?: boolean }):
   const { client, profile } = api();
   const kind = id.startsWith("dc_") ? "sources" : id.startsWith("p_") ? "workflows" : undefined;
   if (!kind) throw new CliError(`cannot run ${id}`, "source ids start with dc_, workflow ids with p_");
-  let event: unknown;
-  if (opts.event !== undefined) {
-    try {
-      event = JSON.parse(opts.event);
-    } catch {
-      throw new CliError("--event: not JSON", `e.g. --event '{"hello":"world"}'`);
-    }
-  }
+  const event = opts.event === undefined ? undefined : parseJsonOption("--event", opts.event);
   const p = { params: { path: { id } } };
   // An HTTP source gets the event as a request to its endpoint (so its run sees a request, body
   // and all), reached through the profile's URL (the public URL may not be reachable from here).

@@ -1,8 +1,8 @@
 import { api } from "../profile.ts";
-import { CliError, ago, colors, printJson, printTable, printable, unwrap } from "../output.ts";
+import { CliError, ago, colors, parseJsonOption, printJson, printTable, printable, unwrap } from "../output.ts";
 
 // Workflow runs in the terminal: a workflow's runs (newest first, or followed as they come and
-// end), one run as a timeline of its steps, replay and cancel.
+// end), one run as a timeline of its steps, replay, resume and cancel.
 
 interface RunStep {
   name: string;
@@ -129,6 +129,14 @@ export async function replay(runId: string, opts: { json?: boolean }): Promise<v
   const data = (unwrap(await client.POST("/v1/runs/{run_id}/replay", { params: { path: { run_id: runId } } })) as { data: { id: string } }).data;
   if (opts.json) printJson(data);
   else process.stdout.write(`Replaying ${colors.bold(runId)} as ${colors.bold(data.id)}; see \`tributary run show ${data.id}\`\n`);
+}
+
+export async function resume(runId: string, opts: { json?: boolean; data?: string }): Promise<void> {
+  const { client } = api();
+  const body = opts.data === undefined ? {} : { data: parseJsonOption("--data", opts.data) };
+  const data = (unwrap(await client.POST("/v1/runs/{run_id}/resume", { params: { path: { run_id: runId } }, body })) as { data: Run }).data;
+  if (opts.json) printJson(data);
+  else process.stdout.write(`Resumed ${colors.bold(runId)} (${data.status})\n`);
 }
 
 export async function cancel(runId: string, opts: { json?: boolean }): Promise<void> {

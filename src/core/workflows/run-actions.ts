@@ -73,6 +73,24 @@ export class RunActions {
     if (run.status !== "suspended" || !wait || run.wait === null || wait.idx !== named.idx || wait.runs !== named.runs) {
       throw new AppError("conflict", run.status === "suspended" || run.status === "running" ? "the run is not waiting for this URL any more" : `the run has ended: ${run.status}`);
     }
+    await this.#resume(run, request);
+    return run;
+  }
+
+  /**
+   * The owner resumes a suspended run through the API (the dashboard's and the CLI's Resume), as
+   * its resume URL would: whatever it waits for, delay, suspend or rerun, it goes on now.
+   */
+  async resume(run: RunRow, request: CallbackRequest): Promise<void> {
+    if (run.status !== "suspended" || run.wait === null) {
+      throw new AppError("conflict", run.status === "running" ? "the run is running, not suspended" : `the run has ended: ${run.status}`);
+    }
+    await this.#resume(run, request);
+  }
+
+  async #resume(run: RunRow, request: CallbackRequest): Promise<void> {
+    const wait = parseWait(run.wait);
+    if (!wait || run.wait === null) throw new AppError("conflict", "the run is not suspended");
     if (((wait.kind === "delay" || wait.kind === "suspend") && wait.resumed) || (wait.kind === "rerun" && wait.callback !== undefined)) {
       throw new AppError("conflict", "the run was resumed already");
     }
@@ -80,9 +98,8 @@ export class RunActions {
     let change: { resumeData?: { idx: number; json: string }; wait: string };
     if (wait.kind === "rerun") change = { wait: JSON.stringify({ ...wait, callback: json }) };
     else if (wait.kind === "delay" || wait.kind === "suspend") change = { resumeData: { idx: wait.idx, json }, wait: JSON.stringify({ ...wait, resumed: true }) };
-    else throw new AppError("conflict", "the run is not waiting for this URL any more");
-    if (!(await this.#d.store.runs.resume(run.id, run.wait, change, Date.now()))) throw new AppError("conflict", "the run is not waiting for this URL any more");
+    else throw new AppError("conflict", "the run is not waiting to be resumed");
+    if (!(await this.#d.store.runs.resume(run.id, run.wait, change, Date.now()))) throw new AppError("conflict", "the run is not waiting to be resumed any more");
     this.#d.runtime.runChanged(run.workflow_id, run.id, false);
-    return run;
   }
 }

@@ -1,6 +1,8 @@
 import type { PageRequest, RunRow, RunSendRow, RunStatus, RunStepRow, RunStepStatus, Store, UserRow, WorkflowRow } from "../../store/port.ts";
 import { AppError, invalid, notFound } from "../../lib/errors.ts";
 import { sendView, type SendView } from "./run-sends.ts";
+import { parseWait, type RunWait } from "./run-wait.ts";
+import type { CallbackRequest } from "./run-actions.ts";
 
 // Workflow runs (workflows §3), as the API shows them. The engine writes them (CommitBatch.runs);
 // here they are read, replayed and cancelled, each only by the user who owns the workflow.
@@ -59,6 +61,8 @@ export interface RunView {
   summary: string | null;
   response: { status: number } | null;
   replay_of: string | null;
+  /** what a live run waits for, and until when (null: until resumed); null when it isn't waiting */
+  waiting: { for: RunWait["kind"]; step_index: number; until_ms: number | null } | null;
   steps?: RunStepView[];
 }
 
@@ -67,6 +71,14 @@ export interface RunControls {
   replay: (user: UserRow, w: WorkflowRow, run: RunRow) => Promise<string>;
   /** cancels a running or suspended run */
   cancel: (run: RunRow) => Promise<void>;
+  /** a suspended run goes on now, as its resume URL would */
+  resume: (run: RunRow, request: CallbackRequest) => Promise<void>;
+}
+
+function waitingOf(run: RunRow): RunView["waiting"] {
+  if (run.status !== "running" && run.status !== "suspended") return null;
+  const wait = parseWait(run.wait);
+  return wait ? { for: wait.kind, step_index: wait.idx, until_ms: run.due_at_ms } : null;
 }
 
 /** `expand=event,steps` as a set; anything else in it is a 400 naming `expand` */
@@ -142,6 +154,7 @@ export class Runs {
       summary: run.summary,
       response: run.response_status === null ? null : { status: run.response_status },
       replay_of: run.replay_of,
+      waiting: waitingOf(run),
     };
     if (steps) {
       // a step's row is written when it ends: the one a running run is on (and not waiting
@@ -168,6 +181,13 @@ export class Runs {
   async replay(user: UserRow, runId: string): Promise<string> {
     const run = await this.get(user, runId);
     return this.#actions.replay(user, await this.#workflow(user, run.workflow_id), run);
+  }
+
+  /** resumes a suspended run (409 when it isn't); returns it as it is after */
+  async resume(user: UserRow, runId: string, data: unknown): Promise<RunRow> {
+    const run = await this.get(user, runId);
+    await this.#actions.resume(run, { method: "POST", headers: {}, body: data ?? null });
+    return (await this.#store.runs.byId(run.id)) ?? run;
   }
 
   /** cancels a running or suspended run; returns it as it is after */

@@ -52,6 +52,16 @@ export const Run = Type.Object({
   summary: nullable(Type.String()),
   response: nullable(Type.Object({ status: Type.Integer() }, { description: "the HTTP reply an HTTP trigger got" })),
   replay_of: nullable(Type.String({ description: "the run this one replays" })),
+  waiting: nullable(
+    Type.Object(
+      {
+        for: Type.Enum(["delay", "suspend", "rerun", "retry", "queued"], { description: "$.flow.delay / suspend / rerun, a retry's backoff, or room under concurrency or rate" }),
+        step_index: Type.Integer({ description: "the step (0-based) that waits or made the run wait" }),
+        until_ms: nullable(Type.Integer({ description: "when it goes on by itself (a suspension's timeout fails it); null: only when resumed or cancelled" })),
+      },
+      { description: "what a live run waits for; null when it isn't waiting" },
+    ),
+  ),
   steps: Type.Optional(Type.Array(RunStep, { description: "in order; absent in lists" })),
 });
 
@@ -98,6 +108,27 @@ export function runRoutes(core: Core): FastifyPluginAsyncTypebox {
       async (req, reply) => {
         const id = await runs.replay(req.user, req.params.run_id);
         return reply.status(202).send({ data: { accepted: true, id } });
+      },
+    );
+
+    app.post(
+      "/runs/:run_id/resume",
+      {
+        schema: {
+          tags,
+          params: RunParams,
+          body: Type.Optional(
+            Type.Union([
+              Type.Object({ data: Type.Optional(Type.Unknown({ description: "the resume data's body: steps.<name>.$resume_data.body" })) }, { additionalProperties: false }),
+              Type.Null(),
+            ]),
+          ),
+          response: withErrors({ 200: data(Run) }, [409]),
+        },
+      },
+      async (req) => {
+        const run = await runs.resume(req.user, req.params.run_id, req.body?.data);
+        return { data: runs.view(run, await runs.steps(run), new Set()) };
       },
     );
 
