@@ -185,6 +185,12 @@ describe("events", () => {
     const [log] = await waitEvents(t, src.id, 1, "$logs");
     assert.equal(log.event.lines[0].msg, "before 1");
     assert.equal(log.event.lines[0].level, "log");
+    // the error and the log lines name the same invocation; another run is another one
+    assert.match(err.event.invocation.id, /^inv_/);
+    assert.deepEqual(log.event.invocation, err.event.invocation);
+    await run(t, src.id, {});
+    const errs = await waitEvents(t, src.id, 2, "$errors");
+    assert.notEqual(errs[0].event.invocation.id, errs[1].event.invocation.id);
     assert.deepEqual(await eventsOf(t, src.id), []);
   });
 

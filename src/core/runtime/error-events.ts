@@ -18,6 +18,17 @@ export interface InvocationContext {
   trigger: TriggerKind;
   /** a workflow's run (`r_...`): its record, its context's id */
   runId?: string;
+  /** a source's invocation (`inv_...`), named on its $errors and $logs events: set when first needed */
+  id?: string;
+}
+
+/**
+ * The `invocation` member of a source's $errors and $logs events: one id for both, so a reader
+ * (the dashboard's Invocations tab) can put an invocation's error and its log lines together.
+ */
+export function invocationJson(ctx: InvocationContext): string {
+  ctx.id ??= newId("inv_");
+  return JSON.stringify({ id: ctx.id, kind: ctx.kind, started_at: ctx.startedAt });
 }
 
 /**
@@ -31,7 +42,7 @@ const PLATFORM_FAILURES = new Set(["RunnerCrashed", "InternalError", "ResultErro
 export function errorPayload(t: Target, ctx: InvocationContext, error: InvocationError, version: string): string {
   const w = t.workflow;
   if (!w) {
-    const invocation = JSON.stringify({ kind: ctx.kind, started_at: ctx.startedAt });
+    const invocation = invocationJson(ctx);
     const withEvent =
       ctx.eventJson !== undefined && PLATFORM_FAILURES.has(error.name) ? `${invocation.slice(0, -1)},"event":${ctx.eventJson}}` : invocation;
     return `{"error":${JSON.stringify(plain(error))},"invocation":${withEvent}}`;

@@ -14,7 +14,7 @@ import { dataStoresOf, runtimeProps } from "./runtime-props.ts";
 import type { PendingWrites } from "../data-stores/pending-writes.ts";
 import type { DataStoreWrites } from "../../lib/data-store-limits.ts";
 import type { Usage } from "./usage.ts";
-import { errorPayload, type InvocationContext } from "./error-events.ts";
+import { errorPayload, invocationJson, type InvocationContext } from "./error-events.ts";
 import { EventRows, type CachedState } from "./event-rows.ts";
 import { fanOut, MAX_HOPS } from "../flow/fan-out.ts";
 import type { Routes } from "../flow/routes.ts";
@@ -349,7 +349,7 @@ export class Invocations {
     for (const error of reported ? [r.error!, ...r.emitErrors] : r.emitErrors) {
       add("$errors", errorPayload(t, ctx, error, this.#d.version), {});
     }
-    if (logs.length > 0) add("$logs", JSON.stringify({ lines: logs }), {});
+    if (logs.length > 0) add("$logs", t.workflow ? JSON.stringify({ lines: logs }) : `{"lines":${JSON.stringify(logs)},"invocation":${invocationJson(ctx)}}`, {});
     // the emitter's state (db, dedupe memory, last event id) changes only with events or db
     // writes: a workflow step that emits nothing writes no state row (a statement a step saved)
     const part: CommitPart = { usage: [usage] };
