@@ -194,6 +194,16 @@ describe("events", () => {
     assert.deepEqual(await eventsOf(t, src.id), []);
   });
 
+  it("an error's stack names the user's own lines, also in code bundled with what it imports", async () => {
+    const plain = await createSource(t, `export default {\n  name: "x",\n  run() {\n    throw new Error("line four");\n  },\n};\n`);
+    const bundled = await createSource(t, `import { Buffer } from "node:buffer";\nimport { inspect } from "node:util";\n\nexport default {\n  run() {\n    const b = Buffer.from(inspect({ a: 1 }));\n    throw new Error("line seven " + b.length);\n  },\n};\n`);
+    for (const [src, where] of [[plain, "component.mjs:4:11"], [bundled, "component.mjs:7:11"]] as const) {
+      await run(t, src.id, {});
+      const [err] = await waitEvents(t, src.id, 1, "$errors");
+      assert.ok(err.event.error.stack.includes(`(${where})`), err.event.error.stack);
+    }
+  });
+
   it("POST /run needs no body; a body that isn't an object is 400", async () => {
     const src = await createSource(t, `export default { run(e) { this.$emit(e === undefined ? "no event" : e); } };`);
     const res = await t.app.http.inject({ method: "POST", url: `/v1/sources/${src.id}/run`, headers: { authorization: `Bearer ${t.adminKey}` } });

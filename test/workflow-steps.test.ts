@@ -146,6 +146,18 @@ describe("workflow steps with props", () => {
     const got = await runOnce(user, w, {});
     assert.match(got.error.msg, /prop "x": \{\{steps\.nope\.\$return_value\.deep\}\} failed: TypeError/);
     assert.equal(got.error.cellId, w.steps[0].id);
+    assert.equal(got.error.step, "broken");
+  });
+
+  it("an error's stack names the user's own lines, also in a step bundled with its imports", async () => {
+    const user = await t.newUser();
+    const w = await httpWorkflow(user, [
+      { name: "first", code: `import shout from "shout";\nimport { createHash } from "crypto";\nexport default {\n  async run() {\n    const x = shout("a") + createHash("sha256");\n    throw new Error("on line six " + x.length);\n  },\n};\n` },
+    ]);
+    const got = await runOnce(user, w, {});
+    assert.match(got.error.msg, /on line six/);
+    assert.equal(got.error.step, "first");
+    assert.match(got.error.stack, /component\.mjs:6:11\)/, got.error.stack);
   });
 
   it("a step's code may import npm packages and Node modules, bundled at save", async () => {

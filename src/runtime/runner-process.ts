@@ -26,6 +26,8 @@ const READABLE = [
   IVM_DIR,
   packageDir("node-gyp-build", pathToFileURL(join(IVM_DIR, "package.json")).href),
   packageDir("undici"),
+  // an error's stack in a bundle, back to the user's lines (sandbox/stack-map.ts)
+  packageDir("@jridgewell/sourcemap-codec"),
   // the isolate's Buffer global (sandbox/buffer-source.ts)
   ...bufferPackageDirs(),
 ];

@@ -53,6 +53,8 @@ export function errorPayload(t: Target, ctx: InvocationContext, error: Invocatio
       code: error.code ?? error.name,
       msg: error.message,
       cellId: error.cellId ?? null,
+      // the step's name, which is what a reader knows it by (decisions §8 names only the cell)
+      step: error.cellId === undefined ? null : (w.steps.find((s) => s.id === error.cellId)?.name ?? null),
       ts: new Date().toISOString(),
       stack: error.stack,
     },

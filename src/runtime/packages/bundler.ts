@@ -9,6 +9,7 @@ import { Registry } from "./registry.ts";
 import { attributesError, checkLoad, CONFINED, inTree, resolveInTree, type Confinement } from "./confine.ts";
 import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
 import { isProvidedModule } from "../sandbox/provided/index.ts";
+import { withLineMap } from "../sandbox/stack-map.ts";
 import { ENTRY_DIR, entryName, isOwn, ownFiles, RemoteFiles } from "./own-files.ts";
 
 // At save, a component that imports npm packages, Node modules or files of its own is bundled
@@ -202,14 +203,24 @@ export class Bundler {
           plugins: [plugin],
           legalComments: "none",
           charset: "utf8",
+          // the map lets an error's stack name the user's own lines (sandbox/stack-map.ts)
+          sourcemap: "external",
+          sourcesContent: false,
+          outfile: "/bundle.mjs",
         }, BUILD_TIMEOUT_MS, "bundling the component"),
       );
+    const withMap = (r: Awaited<ReturnType<typeof once>>) => {
+      const files = r.outputFiles!;
+      const js = files.find((f) => f.path.endsWith(".mjs"))!.text;
+      const map = files.find((f) => f.path.endsWith(".map"));
+      return { js, code: map ? withLineMap(js, map.text, entryName(code)) : js };
+    };
     // Injected globals are included whether used or not (their polyfills are CommonJS), so the
     // bundle is made once without them, and again with those whose names it still leaves free.
-    const plain = (await once([])).outputFiles![0].text;
-    const needed = GLOBALS.filter((g) => g.names.test(plain)).map((g) => g.file);
-    if (needed.length === 0) return plain;
-    return (await once(needed)).outputFiles![0].text;
+    const plain = withMap(await once([]));
+    const needed = GLOBALS.filter((g) => g.names.test(plain.js)).map((g) => g.file);
+    if (needed.length === 0) return plain.code;
+    return withMap(await once(needed)).code;
   }
 }
 

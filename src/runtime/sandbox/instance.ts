@@ -14,6 +14,8 @@ import { ASK } from "./data-store-work.ts";
 import { loadCode } from "./load/load-workflow.ts";
 import { prepareContext } from "./load/runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
+import { mapStack } from "./stack-map.ts";
+import { parseWorkflowCode } from "../workflow-code.ts";
 import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
 import { MAX_TIMER_MS } from "../../lib/clock.ts";
 import { EntryModes } from "./entry-mode.ts";
@@ -72,6 +74,8 @@ export class Instance {
   #context: ivm.Context | undefined;
   #host: ivm.Reference | undefined;
   #released = false;
+  /** the code it runs: a bundle's map turns an error's positions into the user's lines */
+  #code = "";
 
   private constructor(codeHash: string, memoryMb: number, owner: string | undefined) {
     this.codeHash = codeHash;
@@ -87,6 +91,7 @@ export class Instance {
    */
   static async create(codeHash: string, code: string, memoryMb: number, timeoutMs: number, owner?: string, envJson?: string): Promise<Instance> {
     const inst = new Instance(codeHash, memoryMb, owner);
+    inst.#code = code;
     const sync = entryModes.syncStart(codeHash);
     const calls = sync ? IsolateCalls.onThread() : POOLED;
     // its own time on the thread; a pooled start's time in its isolate (see EntryModes.started)
@@ -279,6 +284,7 @@ export class Instance {
     if (error && running.cellId !== undefined && error.cellId === undefined) {
       error = { ...error, cellId: running.cellId, code: error.code ?? error.name };
     }
+    if (error?.stack) error = { ...error, stack: mapStack(error.stack, this.#codeOf(error.cellId)) };
     running.finish(error);
   }
 
@@ -353,6 +359,16 @@ export class Instance {
     for (let i = 0; i < flat.length; i += 5) {
       inv.countEmit();
       inv.emit(flat[i], flat[i + 1], flat[i + 2], flat[i + 3], flat[i + 4]);
+    }
+  }
+
+  /** the code an error's stack is in: a workflow's failing step's, a component's own */
+  #codeOf(cellId: string | undefined): string {
+    if (cellId === undefined) return this.#code;
+    try {
+      return parseWorkflowCode(this.#code)?.find((s) => s.cellId === cellId)?.code ?? this.#code;
+    } catch {
+      return this.#code;
     }
   }
 
