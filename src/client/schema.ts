@@ -3324,6 +3324,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/me/error_summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    /** @description comma-separated fields to include */
+                    include?: string;
+                    /** @description comma-separated fields to exclude */
+                    exclude?: string;
+                    /** @description comma-separated source and workflow ids, at most 100 */
+                    ids: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description the source (`dc_`) or workflow (`p_`) */
+                                id: string;
+                                /** @description its $errors events kept (the stream keeps its newest events) */
+                                count: number;
+                                last_error: {
+                                    /** @description the error's name (a workflow's: its code) */
+                                    name: string;
+                                    /** @description its message, at most 500 characters */
+                                    message: string;
+                                    /** @description when it was put on $errors */
+                                    at_ms: number;
+                                    /** @description a workflow's failing step */
+                                    step: string | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/me/workflows": {
         parameters: {
             query?: never;

@@ -1,6 +1,7 @@
 import type { EventKey, Store, UserRow } from "../store/port.ts";
 import { invalid } from "../lib/errors.ts";
 import { eventId, parseEventId, renderItem } from "./event-render.ts";
+import { errorSummary, type ErrorSummary } from "./error-summaries.ts";
 
 // Reading and deleting the events of a source or workflow (decisions §6, §8). Lists are newest first by id, their
 // cursors are raw event ids, and items come out already rendered as JSON.
@@ -51,6 +52,14 @@ export class Events {
       end_cursor: ids[ids.length - 1] ?? "",
     };
     return `{"page_info":${JSON.stringify(info)},"data":[${items.map((e) => renderItem(e, full)).join(",")}]}`;
+  }
+
+  /**
+   * How the user's emitters among `ids` fail: those with $errors events, with their count and
+   * newest error. Ids that aren't the user's are left out, as ones without errors are.
+   */
+  async errorSummaries(user: UserRow, ids: string[]): Promise<ErrorSummary[]> {
+    return (await this.#store.events.errorSummaries(user.id, ids)).map(errorSummary);
   }
 
   /** Retained events after `from`, oldest first, rendered in full (SSE replay). */

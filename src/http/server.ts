@@ -17,6 +17,7 @@ import { componentRoutes } from "./routes/components.ts";
 import { sourceRoutes } from "./routes/sources.ts";
 import { subscriptionRoutes } from "./routes/subscriptions.ts";
 import { eventRoutes } from "./routes/events.ts";
+import { errorSummaryRoutes } from "./routes/error-summaries.ts";
 import { sseRoutes } from "./routes/sse.ts";
 import { runCallbackRoutes } from "./routes/run-callbacks.ts";
 import { ingressRoutes } from "./routes/ingress.ts";
@@ -162,6 +163,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
         await api.register(sourceRoutes(core));
         await api.register(subscriptionRoutes(core));
         await api.register(eventRoutes(core));
+        await api.register(errorSummaryRoutes(core));
         await api.register(workflowRoutes(core));
         await api.register(runRoutes(core));
         await api.register(webhookRoutes(core));

@@ -680,7 +680,18 @@ export interface EventPageRequest {
   before?: EventKey;
 }
 
+/** An emitter's failures: its stored $errors events, and the newest one. */
+export interface ErrorSummaryRow {
+  emitter_id: string;
+  total: number;
+  last_ms: number;
+  /** the newest $errors event's payload, JSON */
+  last_payload: string;
+}
+
 export interface EventStore {
+  /** the user's emitters among `emitterIds` that have $errors events (another user's: none) */
+  errorSummaries(userId: string, emitterIds: string[]): Promise<ErrorSummaryRow[]>;
   /** newest first */
   page(emitterId: string, eventName: string, req: EventPageRequest): Promise<Page<EventRow>>;
   /** oldest first, strictly after `from` (SSE replay) */

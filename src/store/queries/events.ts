@@ -4,6 +4,7 @@ import type { EmitterStateRow, EventRow, EventStore, InboxRow } from "../port.ts
 import { commitBatch, subtractFromStreamCount } from "./commit.ts";
 import { insertRows, type Dialect } from "./raw-rows.ts";
 import { atLeast, atMost, newerThan, olderThan } from "./event-keys.ts";
+import { errorSummaries } from "./error-summaries.ts";
 
 const INBOX_CHUNK = 64;
 const INBOX_COLUMNS = ["source_id", "kind", "event", "received_at_ms"] as const satisfies readonly (keyof InboxRow)[];
@@ -32,6 +33,7 @@ export function eventQueries(db: Kysely<Database>, dialect: Dialect): EventStore
   const stream = (emitterId: string, eventName: string) =>
     db.selectFrom("events").where("emitter_id", "=", emitterId).where("event_name", "=", eventName);
   return {
+    errorSummaries: (userId, emitterIds) => errorSummaries(db, userId, emitterIds),
     async page(emitterId, eventName, req) {
       let q = stream(emitterId, eventName).selectAll();
       if (req.after) q = q.where((eb) => olderThan(eb, req.after!)).orderBy("ms", "desc").orderBy("n", "desc");
