@@ -3,6 +3,7 @@ import { Button, Group, Stack, Switch, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { messageOf } from "../api-error.ts";
 import { href } from "../router.ts";
+import { toastFailed } from "../toasts.ts";
 
 /** A sources-list row's actions: enable/disable in place, and open. A failure shows in the row. */
 export function RowActions({ source, onChanged }: { source: { id: string; name: string; active: boolean }; onChanged: () => Promise<void> }) {
@@ -13,6 +14,7 @@ export function RowActions({ source, onChanged }: { source: { id: string; name: 
     setBusy(true);
     const res = await api.PUT("/v1/sources/{id}", { params: { path: { id: source.id } }, body: { active: !source.active } });
     setError(res.data ? undefined : messageOf(res.error));
+    if (!res.data) toastFailed(source.active ? "Disable" : "Enable", messageOf(res.error));
     await onChanged();
     setBusy(false);
   };

@@ -4,6 +4,7 @@ import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
 import { useAction } from "../use-action.ts";
 import { navigate } from "../router.ts";
+import { watchRunOutcome } from "./run-outcome.ts";
 
 interface Source {
   id: string;
@@ -18,10 +19,13 @@ export function SourceActions({ source, onChanged }: { source: Source; onChanged
   const [confirming, setConfirming] = useState(false);
   const path = { params: { path: { id: source.id } } };
 
-  const runNow = () =>
-    act("Run now", () => api.POST("/v1/sources/{id}/run", path), () => {
+  const runNow = async () => {
+    const watch = await watchRunOutcome(api, source.id, source.name);
+    await act("Run now", () => api.POST("/v1/sources/{id}/run", path), () => {
       notifications.show({ message: `${source.name}: run requested` });
+      watch();
     });
+  };
   const toggle = () => act(source.active ? "Disable" : "Enable", () => api.PUT("/v1/sources/{id}", { ...path, body: { active: !source.active } }), onChanged);
   const remove = () =>
     act("Delete", () => api.DELETE("/v1/sources/{id}", path), () => {

@@ -11,6 +11,8 @@ import { SourceActions } from "./source-actions.tsx";
 import { SourceProps } from "./source-props.tsx";
 import { Endpoints } from "./endpoints.tsx";
 import { SourceInvocations } from "../runs/source-invocations.tsx";
+import { useErrorSummaries } from "../use-error-summaries.ts";
+import { FailureAlert } from "../failure-badge.tsx";
 
 const TABS = [
   { value: "events", label: "Events", stream: "", empty: { title: "No events yet", text: "New events appear here as they are emitted. Run the source now, or send a request to its endpoint." } },
@@ -21,6 +23,7 @@ const TABS = [
 export function SourcePage({ id, tab }: { id: string; tab: string }) {
   const { api } = useSession();
   const source = useQuery(async () => dataOf(await api.GET("/v1/sources/{id}", { params: { path: { id } } })).data, [api, id]);
+  const failures = useErrorSummaries([id]);
 
   if (source.error) {
     if (source.error instanceof ApiError && isNotFound(source.error.body))
@@ -49,6 +52,7 @@ export function SourcePage({ id, tab }: { id: string; tab: string }) {
         <SourceActions source={s} onChanged={source.reload} />
       </PageHeader>
       <Endpoints configured={s.configured_props as Record<string, unknown>} />
+      {current !== "errors" && <FailureAlert summary={failures.get(id)} errorsHref={href("sources", id, "errors")} />}
       <Tabs value={current} onChange={(v) => v && navigate("sources", id, v)} keepMounted={false}>
         <Tabs.List mb="md">
           {TABS.map((t) => (

@@ -10,11 +10,14 @@ import { ErrorAlert } from "../error-alert.tsx";
 import { LastEvent } from "./last-event.tsx";
 import { useComponentNames } from "./component-names.ts";
 import { RowActions } from "./row-actions.tsx";
+import { useErrorSummaries } from "../use-error-summaries.ts";
+import { FailureBadge } from "../failure-badge.tsx";
 
 export function SourcesPage() {
   const { api } = useSession();
   const sources = usePaged(async (query) => dataOf(await api.GET("/v1/users/me/sources/", { params: { query } })), [api]);
   const names = useComponentNames();
+  const failures = useErrorSummaries((sources.data ?? []).map((s) => s.id));
 
   return (
     <>
@@ -58,9 +61,10 @@ export function SourcesPage() {
                     <Text size="sm">{names.get(s.component_id) ?? s.component_id}</Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={s.active ? "green" : "gray"} variant="light">
+                    <Badge color={s.active ? "green" : "gray"} variant="light" style={{ flexShrink: 0 }}>
                       {s.active ? "enabled" : "disabled"}
                     </Badge>
+                    <FailureBadge summary={failures.get(s.id)} errorsHref={href("sources", s.id, "errors")} />
                   </Table.Td>
                   <Table.Td>
                     <LastEvent id={s.id} />

@@ -9,6 +9,8 @@ import { PageHeader } from "../page-header.tsx";
 import { ErrorAlert } from "../error-alert.tsx";
 import { EmptyState } from "../empty-state.tsx";
 import { ConfirmButton } from "../confirm-button.tsx";
+import { toastFailed } from "../toasts.ts";
+import { NewSecret } from "./new-secret.tsx";
 
 export function WebhooksPage() {
   const { api } = useSession();
@@ -16,12 +18,16 @@ export function WebhooksPage() {
   const [form, setForm] = useState({ url: "", name: "" });
   const [error, setError] = useState<string>();
   const [rowError, setRowError] = useState<string>();
+  const [created, setCreated] = useState<{ name: string; secret: string }>();
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
     const res = await api.POST("/v1/webhooks", { params: { query: { url: form.url.trim(), ...(form.name.trim() ? { name: form.name.trim() } : {}) } } });
     setError(res.data ? undefined : messageOf(res.error));
+    if (!res.data) toastFailed("Create webhook", messageOf(res.error));
     if (res.data) {
+      const w = res.data.data;
+      if (w.secret) setCreated({ name: w.name || w.id, secret: w.secret });
       setForm({ url: "", name: "" });
       await list.reload();
     }
@@ -29,6 +35,7 @@ export function WebhooksPage() {
   const remove = async (id: string) => {
     const res = await api.DELETE("/v1/webhooks/{id}", { params: { path: { id } } });
     setRowError(res.data ? undefined : messageOf(res.error));
+    if (!res.data) toastFailed("Delete", messageOf(res.error));
     await list.reload();
   };
 
@@ -47,6 +54,7 @@ export function WebhooksPage() {
           </Group>
           <ErrorAlert error={error} title="Not created" />
         </Paper>
+        {created && <NewSecret name={created.name} secret={created.secret} onDone={() => setCreated(undefined)} />}
         <ErrorAlert error={list.error ?? rowError} />
         {list.data?.length === 0 && <EmptyState title="No webhooks yet" text="Create one above with the URL that should receive events, then subscribe it to a source under Subscriptions." />}
         {list.data && list.data.length > 0 && (

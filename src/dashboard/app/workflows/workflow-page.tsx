@@ -10,10 +10,13 @@ import { EventInspector } from "../events/event-inspector.tsx";
 import { triggerText } from "./trigger-text.ts";
 import { WorkflowActions } from "./workflow-actions.tsx";
 import { WorkflowRuns } from "../runs/workflow-runs.tsx";
+import { useErrorSummaries } from "../use-error-summaries.ts";
+import { FailureAlert } from "../failure-badge.tsx";
 
 export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
   const { api } = useSession();
   const wf = useQuery(async () => dataOf(await api.GET("/v1/workflows/{id}", { params: { path: { id } } })).data, [api, id]);
+  const failures = useErrorSummaries([id]);
 
   if (wf.error) {
     if (wf.error instanceof ApiError && isNotFound(wf.error.body))
@@ -46,6 +49,7 @@ export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
           Endpoint <Code>{w.trigger.endpoint_url}</Code>
         </Text>
       )}
+      {tab !== "errors" && <FailureAlert summary={failures.get(id)} errorsHref={href("workflows", id, "errors")} />}
       <Text size="sm" c="dimmed" mb="md">
         Steps: {w.steps.map((s) => s.name).join(" → ")}
       </Text>

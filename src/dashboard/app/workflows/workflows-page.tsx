@@ -8,10 +8,13 @@ import { PageHeader } from "../page-header.tsx";
 import { EmptyState } from "../empty-state.tsx";
 import { ErrorAlert } from "../error-alert.tsx";
 import { triggerText } from "./trigger-text.ts";
+import { useErrorSummaries } from "../use-error-summaries.ts";
+import { FailureBadge } from "../failure-badge.tsx";
 
 export function WorkflowsPage() {
   const { api } = useSession();
   const list = usePaged(async (query) => dataOf(await api.GET("/v1/users/me/workflows", { params: { query } })), [api]);
+  const failures = useErrorSummaries((list.data ?? []).map((w) => w.id));
   return (
     <>
       <PageHeader title="Workflows" description="Steps of code run in order on each trigger: an HTTP request, a schedule, or the events of sources they subscribe to.">
@@ -54,9 +57,10 @@ export function WorkflowsPage() {
                   </Table.Td>
                   <Table.Td>{w.steps.map((s) => s.name).join(" → ")}</Table.Td>
                   <Table.Td>
-                    <Badge color={w.active ? "green" : "gray"} variant="light">
+                    <Badge color={w.active ? "green" : "gray"} variant="light" style={{ flexShrink: 0 }}>
                       {w.active ? "enabled" : "disabled"}
                     </Badge>
+                    <FailureBadge summary={failures.get(w.id)} errorsHref={href("workflows", w.id, "errors")} />
                   </Table.Td>
                 </Table.Tr>
               ))}
