@@ -127,6 +127,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ownership,
     ...(clusterToken ? { peers: peerClient(clusterToken, config.invocationTimeoutMs + 5000) } : {}),
     ...(config.smtpUrl ? { smtp: { url: config.smtpUrl, from: config.smtpFrom } } : {}),
+    errorEmails: config.errorEmails,
   });
   answer = runnerReads(store.dataStoreRecords, core.runtime.pendingWrites);
   metrics.observe({

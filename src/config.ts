@@ -68,6 +68,8 @@ export interface Config {
   smtpUrl?: string;
   /** the sender of those emails */
   smtpFrom: string;
+  /** email an emitter's owner when it fails (with SMTP set; at most one per emitter per 10 minutes) */
+  errorEmails: boolean;
   /** what one package may unpack to, MiB */
   npmMaxPackageMb: number;
   /** what one save's packages may unpack to in all, MiB (at most the cache's cap) */
@@ -265,6 +267,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     runRetention: int("TRIBUTARY_RUN_RETENTION", e.TRIBUTARY_RUN_RETENTION, 1000, 1),
     runRetryMs: int("TRIBUTARY_RUN_RETRY_MS", e.TRIBUTARY_RUN_RETRY_MS, 10_000, 1),
     ...smtp(e.TRIBUTARY_SMTP_URL, e.TRIBUTARY_SMTP_FROM),
+    errorEmails: onOff("TRIBUTARY_ERROR_EMAILS", e.TRIBUTARY_ERROR_EMAILS, true),
     // googleapis, the largest package we know components to use, unpacks to 235 MiB in 2,243 files
     npmMaxPackageMb: int("TRIBUTARY_NPM_MAX_PACKAGE_MB", e.TRIBUTARY_NPM_MAX_PACKAGE_MB, 512, 1),
     npmMaxSaveMb: int("TRIBUTARY_NPM_MAX_SAVE_MB", e.TRIBUTARY_NPM_MAX_SAVE_MB, 1024, 1),

@@ -213,6 +213,33 @@ describe("$.send.http and $.send.email", () => {
     assert.match(mail.data, /It shipped\./);
   });
 
+  it("error emails: a failing workflow's and source's owner is told, once per 10 minutes each, with a link to the run", async () => {
+    const user = await t.newUser("failowner");
+    const w = await workflow(user, [{ name: "charge", code: step(`throw new Error("card declined " + steps.trigger.event.body.n);`) }]);
+    await trigger(w, { n: 1 });
+    const first = await runWhere(user, w, (r) => r.status === "failed", "the run to fail");
+    const mine = () => mails.filter((m) => m.to.includes("failowner@example.com"));
+    const mail = await waitFor(async () => mine().find((m) => m.data.includes("card declined 1")), 10_000, "the error email");
+    assert.match(mail.data, /Subject: sends failed: step charge: Error: card declined 1/);
+    assert.ok(mail.data.replace(/=\r?\n/g, "").includes(`http://tributary.test/#/runs/${first.id}`), mail.data);
+    // a source of the same owner gets its own email
+    const src = await t.request("POST", "/v1/sources", { key: user.key, body: { name: "poller", component_code: `export default { run() { throw new RangeError("feed gone"); } };` } });
+    assert.equal(src.status, 200, src.text);
+    await t.request("POST", `/v1/sources/${src.body.data.id}/run`, { key: user.key });
+    const srcMail = await waitFor(async () => mine().find((m) => m.data.includes("feed gone")), 10_000, "the source's error email");
+    assert.ok(srcMail.data.replace(/=\r?\n/g, "").includes(`#/sources/${src.body.data.id}/errors`));
+    // more failures within 10 minutes: no more emails (the errors are on $errors all the same)
+    await trigger(w, { n: 2 });
+    await trigger(w, { n: 3 });
+    await waitFor(async () => {
+      const errs = await t.request("GET", `/v1/workflows/${w.id}/$errors/event_summaries`, { key: user.key });
+      return errs.body.page_info.total_count === 3 ? true : undefined;
+    }, 10_000, "three errors");
+    const known = await t.request("GET", `/v1/users/me/error_summaries?ids=${w.id}`, { key: user.key });
+    assert.equal(known.body.data[0].count, 3);
+    assert.equal(mine().filter((m) => m.data.includes("card declined")).length, 1);
+  });
+
   it("a step's 100 sends (the most) all go out, past the sends under way at once; a redirect is final", async () => {
     const user = await t.newUser();
     answers.set("/moved", [302]);

@@ -45,4 +45,6 @@ export interface CoreDeps {
   peers?: Peers;
   /** where $.send.email sends (TRIBUTARY_SMTP_URL), and from whom; absent: it can't */
   smtp?: { url: string; from: string };
+  /** with smtp: email an emitter's owner when it fails (core/runtime/error-mail.ts) */
+  errorEmails?: boolean;
 }

@@ -17,6 +17,7 @@ import { workflowRunsSchema } from "./migrations/014_workflow_runs.ts";
 import { runWaitsSchema } from "./migrations/015_run_waits.ts";
 import { runSendsSchema } from "./migrations/016_run_sends.ts";
 import { endedRunsIndex } from "./migrations/017_ended_runs_index.ts";
+import { errorNoticesSchema } from "./migrations/018_error_notices.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -40,6 +41,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "015_run_waits": runWaitsSchema(),
     "016_run_sends": runSendsSchema(),
     "017_ended_runs_index": endedRunsIndex(),
+    "018_error_notices": errorNoticesSchema(),
   };
 }
 

@@ -680,6 +680,12 @@ export interface EventPageRequest {
   before?: EventKey;
 }
 
+/** When an emitter's owner was last emailed about its errors. */
+export interface ErrorNoticeStore {
+  /** true when this caller may send the emitter's next error email (none in the last `gapMs`) */
+  claim(emitterId: string, now: number, gapMs: number): Promise<boolean>;
+}
+
 /** An emitter's failures: its stored $errors events, and the newest one. */
 export interface ErrorSummaryRow {
   emitter_id: string;
@@ -730,6 +736,7 @@ export interface Store {
   accounts: AccountStore;
   runs: RunStore;
   runSends: RunSendStore;
+  errorNotices: ErrorNoticeStore;
   envVars: EnvVarStore;
   dataStores: DataStoreStore;
   dataStoreRecords: DataStoreRecordStore;

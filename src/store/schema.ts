@@ -259,6 +259,11 @@ export interface WorkflowRunStepsTable {
 }
 
 /** what steps queued with $.send.http / $.send.email (migration 016) */
+export interface ErrorNoticesTable {
+  emitter_id: string;
+  last_sent_ms: number;
+}
+
 export interface RunSendsTable {
   id: string;
   run_id: string;
@@ -301,4 +306,5 @@ export interface Database {
   workflow_runs: WorkflowRunsTable;
   workflow_run_steps: WorkflowRunStepsTable;
   run_sends: RunSendsTable;
+  error_notices: ErrorNoticesTable;
 }

@@ -24,6 +24,7 @@ import { dataStoreRecordQueries } from "./queries/data-store-records.ts";
 import { leaseQueries } from "./queries/leases.ts";
 import { runQueries } from "./queries/runs.ts";
 import { runSendQueries } from "./queries/run-sends.ts";
+import { errorNoticeQueries } from "./queries/error-notices.ts";
 
 export interface StoreOptions {
   kind: "sqlite" | "postgres";
@@ -44,6 +45,7 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>,
     accounts: accountQueries(db),
     runs: runQueries(db),
     runSends: runSendQueries(db),
+    errorNotices: errorNoticeQueries(db),
     envVars: envVarQueries(db, kind),
     dataStores: dataStoreQueries(db),
     dataStoreRecords: dataStoreRecordQueries(db),

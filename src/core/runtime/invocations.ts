@@ -76,6 +76,8 @@ export class Invocations {
   #running = 0;
   /** told about every committed delivery, so it can be sent at once */
   onDeliveries: (rows: DeliveryRow[]) => void = () => {};
+  /** an $errors event of the emitter was committed (the first of a commit's, if several) */
+  onError: ((t: Target, row: EventRow) => void) | undefined;
   /** workflow runs, each step an invocation committed before the next (workflows §3) */
   readonly runs: RunDriver;
 
@@ -422,6 +424,10 @@ export class Invocations {
       }
     }
     if (out.deliveries.length > 0) this.onDeliveries(out.deliveries);
+    if (this.onError) {
+      const failed = rows.find((r) => r.event_name === "$errors");
+      if (failed) this.onError(t, failed);
+    }
   }
 }
 

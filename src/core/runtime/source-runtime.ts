@@ -32,6 +32,7 @@ import { NodeWork } from "../cluster/node-work.ts";
 import { RunWaker } from "../workflows/run-waker.ts";
 import { RunSender } from "../workflows/run-sender.ts";
 import { smtpMailer } from "../../lib/mailer.ts";
+import { ErrorMail } from "./error-mail.ts";
 
 // Everything that makes sources and workflows run, wired once: invocations and their commits,
 // hooks, timers, the HTTP ingress, quotas, and the deliveries of events to listeners. Sources
@@ -110,6 +111,8 @@ export class SourceRuntime {
     });
     this.#commits.expecting = () => this.invocations.running;
     this.lifecycle = new Lifecycle(this.invocations);
+    // one SMTP transport for $.send.email and the error emails
+    const mailer = deps.smtp ? smtpMailer(deps.smtp.url, deps.smtp.from) : undefined;
     this.runWaker = new RunWaker({
       store: deps.store,
       targets: this.targets,
@@ -122,9 +125,13 @@ export class SourceRuntime {
       holds: (p) => this.ownership.holds(p),
       fetchAllow: deps.fetchAllow,
       backoffMs: deps.webhookBackoffMs,
-      ...(deps.smtp ? { mailer: smtpMailer(deps.smtp.url, deps.smtp.from) } : {}),
+      ...(mailer ? { mailer } : {}),
       log: (err, what) => this.log(err, what),
     });
+    if (mailer && deps.errorEmails) {
+      const errorMail = new ErrorMail({ store: deps.store, mailer, publicUrl: deps.publicUrl, log: (err, what) => this.log(err, what) });
+      this.invocations.onError = (t, row) => errorMail.failed(t, row);
+    }
     this.quotas = new Quotas(this.usage, this.invocations);
     const log = (err: unknown, what: string) => this.log(err, what);
     this.timers = new Timers(deps.store, this.invocations, this.quotas, log, owns);

@@ -87,6 +87,7 @@ export function eventQueries(db: Kysely<Database>, dialect: Dialect): EventStore
       await db.deleteFrom("emitter_state").where("emitter_id", "=", emitterId).execute();
       await db.deleteFrom("inbox").where("source_id", "=", emitterId).execute();
       await db.deleteFrom("timers").where("source_id", "=", emitterId).execute();
+      await db.deleteFrom("error_notices").where("emitter_id", "=", emitterId).execute();
     },
     async state(emitterId) {
       const r = await db.selectFrom("emitter_state").selectAll().where("emitter_id", "=", emitterId).executeTakeFirst();
