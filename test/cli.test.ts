@@ -159,12 +159,15 @@ export default {
     assert.match(human.out, /hello world/);
   });
 
-  it("events -f prints an event that arrives after it started", async () => {
+  it("events -f prints the latest events, oldest first, then one that arrives after it started, none twice", async () => {
     const before = JSON.parse((await cli(["events", sourceId, "--json"])).out) as { id: string }[];
+    assert.ok(before.length > 0, "the source has events already");
     const known = new Set(before.map((e) => e.id));
     const tail = startCli(["events", sourceId, "-f", "--json"]);
     try {
       await until("the tail to connect", () => (/following/.test(tail.err()) ? true : undefined));
+      const shown = tail.out().split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
+      assert.deepEqual(shown, before.map((e) => e.id).reverse(), "the latest page first, oldest of it first");
       assert.equal((await cli(["run", sourceId])).code, 0);
       const fresh = await until("a new event on the tail", () =>
         tail
@@ -175,6 +178,8 @@ export default {
           .find((e) => !known.has(e.id)),
       );
       assert.deepEqual(fresh.event, { greeting: "hello world", count: 3 });
+      const ids = tail.out().split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
+      assert.equal(new Set(ids).size, ids.length, "no event printed twice");
     } finally {
       tail.child.kill("SIGKILL");
     }

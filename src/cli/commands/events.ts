@@ -1,8 +1,9 @@
 import { api } from "../profile.ts";
 import { ago, CliError, colors, errColors, printable, printJson, printTable, unwrap } from "../output.ts";
 
-// `events ID` and `logs ID` (the $logs stream): the latest page, or with -f a live tail of the
-// SSE stream that reconnects with Last-Event-ID after a dropped connection (eventsource does that).
+// `events ID` and `logs ID` (the $logs stream): the latest page, or with -f that page and then a
+// live tail of the SSE stream that reconnects with Last-Event-ID after a dropped connection
+// (eventsource does that).
 
 export interface Summary { id: string; indexed_at_ms?: number; event?: unknown; metadata?: { name?: string; summary?: string; ts?: number } }
 
@@ -26,18 +27,28 @@ function line(s: Summary, json?: boolean): string {
   return `${colors.dim(t ? new Date(t).toISOString() : s.id)} ${body}`;
 }
 
-export async function events(id: string, opts: { follow?: boolean; stream?: string; limit?: string; json?: boolean }): Promise<void> {
-  const kind = kindOf(id);
-  if (opts.follow) return tail(kind, id, opts.stream, opts.json);
+/** the newest events of the stream (newest first) */
+async function latest(kind: "sources" | "workflows", id: string, stream: string | undefined, limitOpt: string | undefined): Promise<Summary[]> {
   const { client } = api();
-  const limit = opts.limit ? Number(opts.limit) : undefined;
-  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new CliError(`--limit ${opts.limit}: expected a positive integer`, "e.g. --limit 20 (at most 100)");
-  const query = { expand: "event", ...(limit ? { limit } : {}), ...(opts.stream ? { event_name: opts.stream } : {}) };
+  const limit = limitOpt ? Number(limitOpt) : undefined;
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new CliError(`--limit ${limitOpt}: expected a positive integer`, "e.g. --limit 20 (at most 100)");
+  const query = { expand: "event", ...(limit ? { limit } : {}), ...(stream ? { event_name: stream } : {}) };
   const res =
     kind === "sources"
       ? await client.GET("/v1/sources/{id}/event_summaries", { params: { path: { id }, query } })
       : await client.GET("/v1/workflows/{id}/event_summaries", { params: { path: { id }, query } });
-  const rows = (unwrap(res) as { data: Summary[] }).data;
+  return (unwrap(res) as { data: Summary[] }).data;
+}
+
+export async function events(id: string, opts: { follow?: boolean; stream?: string; limit?: string; json?: boolean }): Promise<void> {
+  const kind = kindOf(id);
+  const rows = await latest(kind, id, opts.stream, opts.limit);
+  if (opts.follow) {
+    // as `tail -f`: the latest events first (oldest of them first), then the stream from the
+    // newest of them on, so nothing that comes meanwhile is missed or printed twice
+    for (const s of [...rows].reverse()) process.stdout.write(line(s, opts.json) + "\n");
+    return tail(kind, id, opts.stream, opts.json, undefined, undefined, rows[0]?.id);
+  }
   if (opts.json) return printJson(rows);
   printTable(
     ["ID", "WHEN", "EVENT"],
@@ -55,6 +66,8 @@ export async function tail(
   json: boolean | undefined,
   onEvent?: (s: Summary) => void,
   signal?: AbortSignal,
+  /** the id of the last event already shown: the stream starts after it (else: from now) */
+  after?: string,
 ): Promise<void> {
   const { profile } = api();
   const { EventSource } = await import("eventsource");
@@ -65,7 +78,11 @@ export async function tail(
   const finished = new Promise<void>((r) => (done = r));
   const es = new EventSource(url, {
     fetch: async (input, init) => {
-      const res = await fetch(input, { ...init, headers: { ...init.headers, authorization: `Bearer ${profile.key}` } });
+      const headers = new Headers(init.headers);
+      headers.set("authorization", `Bearer ${profile.key}`);
+      // on a reconnect the client names the last event it got; the first connection starts after `after`
+      if (after && !headers.has("last-event-id")) headers.set("last-event-id", after);
+      const res = await fetch(input, { ...init, headers });
       if (res.status === 401 || res.status === 403 || res.status === 404) {
         const body = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
         fatal = new CliError(body?.error?.message ?? `HTTP ${res.status}`, res.status === 404 ? "check the id" : "check the key");
