@@ -1,8 +1,10 @@
 import { useState } from "react";
-import { Button, Group, Stack, Textarea } from "@mantine/core";
+import { Button, Group, Stack } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { messageOf } from "../api-error.ts";
 import { ErrorAlert } from "../error-alert.tsx";
+import { CodeEditor } from "../code-editor.tsx";
+import { readable } from "../code-editor-location.ts";
 import type { Picked } from "./deploy-form.tsx";
 
 const EXAMPLE = `export default {
@@ -33,19 +35,19 @@ export function CodeInput({ onRead }: { onRead: (c: Picked) => void }) {
 
   return (
     <Stack gap="xs">
-      <Textarea
-        label="Component code"
+      <CodeEditor
+        ariaLabel="Component code"
         description="An ES module whose default export is a component (props, run, optional hooks)."
         placeholder={EXAMPLE}
         value={code}
-        onChange={(e) => setCode(e.currentTarget.value)}
-        autosize
-        minRows={10}
-        maxRows={30}
-        styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)", fontSize: 13 } }}
+        onChange={setCode}
+        // the alert below shows the message: the editor marks its line
+        error={error}
+        markOnly
+        minLines={12}
         data-testid="component-code"
       />
-      <ErrorAlert error={error} title="The code was not accepted" />
+      <ErrorAlert error={error && readable(error)} title="The code was not accepted" />
       <Group>
         <Button onClick={read} loading={busy} disabled={!code.trim()}>
           Continue

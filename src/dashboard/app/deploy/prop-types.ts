@@ -1,5 +1,7 @@
 // A component's configurable props as the API describes them (GET /v1/components/...), and the
-// conversion between configured values and what the form holds (strings, booleans).
+// conversion between configured values and what the form holds (strings, booleans). A workflow
+// step's props may also be `{{ … }}` expressions, evaluated before the step runs: with
+// `expressions`, text holding one is sent as it is, whatever the prop's type.
 
 export interface PropDef {
   name: string;
@@ -20,14 +22,22 @@ export const SERVER_FILLED = new Set(["$.service.db", "$.interface.http", "$.int
 
 export type FormValue = string | boolean;
 
+/** Text holding a `{{ … }}` expression (as the API tells one). */
+export const hasExpression = (v: unknown): v is string => typeof v === "string" && /\{\{[\s\S]*?\}\}/.test(v);
+
+/** Props the API takes an expression for: typed in as text, never a reference or a secret. */
+export const takesExpression = (p: PropDef): boolean =>
+  !p.secret && !["app", "data_store", "boolean", "$.interface.timer"].includes(p.type) && !(Array.isArray(p.options) && p.options.length > 0);
+
 export interface TimerValue {
   mode: "interval" | "cron";
   seconds: string;
   cron: string;
 }
 
-export function initialValue(p: PropDef, configured: unknown): FormValue {
+export function initialValue(p: PropDef, configured: unknown, expressions = false): FormValue {
   const v = configured ?? p.default;
+  if (expressions && takesExpression(p) && hasExpression(v)) return v;
   switch (p.type) {
     case "boolean":
       return v === true;
@@ -42,6 +52,10 @@ export function initialValue(p: PropDef, configured: unknown): FormValue {
       const id = (v as { authProvisionId?: string } | undefined)?.authProvisionId;
       return typeof id === "string" ? id : "";
     }
+    case "data_store": {
+      const id = (v as { dataStoreId?: string } | undefined)?.dataStoreId;
+      return typeof id === "string" ? id : "";
+    }
     case "$.interface.timer": {
       // the API answers {interval_seconds, cron}; a component's default is written {intervalSeconds}
       const t = (v ?? {}) as { intervalSeconds?: number; interval_seconds?: number; cron?: string | null };
@@ -53,8 +67,9 @@ export function initialValue(p: PropDef, configured: unknown): FormValue {
 }
 
 /** The value to send, or undefined to leave the prop out (empty). Throws on input that can't be one. */
-export function toConfigured(p: PropDef, raw: FormValue): unknown {
+export function toConfigured(p: PropDef, raw: FormValue, expressions = false): unknown {
   if (typeof raw === "boolean") return raw;
+  if (expressions && takesExpression(p) && hasExpression(raw)) return raw;
   const text = raw.trim();
   const lines = () => raw.split("\n").map((l) => l.trim()).filter(Boolean);
   switch (p.type) {
@@ -70,6 +85,8 @@ export function toConfigured(p: PropDef, raw: FormValue): unknown {
       return text === "" ? undefined : lines().map(Number);
     case "app":
       return text === "" ? undefined : { authProvisionId: text };
+    case "data_store":
+      return text === "" ? undefined : { dataStoreId: text };
     case "$.interface.timer": {
       const t = JSON.parse(raw) as TimerValue;
       return t.mode === "cron" ? { cron: t.cron.trim() } : { intervalSeconds: Number(t.seconds) };
@@ -85,13 +102,13 @@ export function toConfigured(p: PropDef, raw: FormValue): unknown {
 }
 
 /** The configured_props to send from the form's values, or the fields that can't be read. */
-export function collect(props: PropDef[], values: Record<string, FormValue>): { configured: Record<string, unknown>; errors: Record<string, string> } {
+export function collect(props: PropDef[], values: Record<string, FormValue>, expressions = false): { configured: Record<string, unknown>; errors: Record<string, string> } {
   const configured: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const p of props) {
     if (SERVER_FILLED.has(p.type) || values[p.name] === undefined) continue;
     try {
-      const v = toConfigured(p, values[p.name]);
+      const v = toConfigured(p, values[p.name], expressions);
       if (v !== undefined) configured[p.name] = v;
     } catch (err) {
       errors[p.name] = (err as Error).message;
@@ -100,5 +117,5 @@ export function collect(props: PropDef[], values: Record<string, FormValue>): { 
   return { configured, errors };
 }
 
-export const initialValues = (props: PropDef[], configured: Record<string, unknown> = {}): Record<string, FormValue> =>
-  Object.fromEntries(props.filter((p) => !SERVER_FILLED.has(p.type)).map((p) => [p.name, initialValue(p, configured[p.name])]));
+export const initialValues = (props: PropDef[], configured: Record<string, unknown> = {}, expressions = false): Record<string, FormValue> =>
+  Object.fromEntries(props.filter((p) => !SERVER_FILLED.has(p.type)).map((p) => [p.name, initialValue(p, configured[p.name], expressions)]));

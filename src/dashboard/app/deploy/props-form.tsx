@@ -1,26 +1,39 @@
 import { Group, NativeSelect, PasswordInput, SegmentedControl, Stack, Switch, Text, TextInput, Textarea } from "@mantine/core";
-import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
-import { SERVER_FILLED, type FormValue, type PropDef, type TimerValue } from "./prop-types.ts";
+import { SERVER_FILLED, takesExpression, type FormValue, type PropDef, type TimerValue } from "./prop-types.ts";
+import { AccountSelect, DataStoreSelect } from "./ref-selects.tsx";
 
 // Inputs for a component's configurable props, one per prop by its type. `errors` are the API's
-// field problems (configured_props.<name>), shown under their input.
+// field problems (configured_props.<name>), shown under their input. A workflow step's props
+// (`expressions`) also take `{{ steps.<name>.$return_value }}`: those inputs are free text.
 
 interface Props {
   props: PropDef[];
   values: Record<string, FormValue>;
   onChange: (name: string, value: FormValue) => void;
   errors: Record<string, string>;
+  expressions?: boolean;
+  /** secrets already stored (a workflow step's): left empty, they keep their value */
+  keptSecrets?: Set<string>;
 }
 
-export function PropsForm({ props, values, onChange, errors }: Props) {
+const EXPRESSION_HINT = "Text, or {{ steps.<step>.$return_value }} (steps.trigger.event is what started the run)";
+
+export function PropsForm({ props, values, onChange, errors, expressions, keptSecrets }: Props) {
   const shown = props.filter((p) => !SERVER_FILLED.has(p.type));
   const filled = props.filter((p) => SERVER_FILLED.has(p.type));
   return (
     <Stack gap="sm" data-testid="props-form">
       {shown.length === 0 && <Text size="sm" c="dimmed">This component has nothing to configure.</Text>}
       {shown.map((p) => (
-        <PropInput key={p.name} prop={p} value={values[p.name] ?? ""} onChange={(v) => onChange(p.name, v)} error={errors[p.name]} />
+        <PropInput
+          key={p.name}
+          prop={p}
+          value={values[p.name] ?? ""}
+          onChange={(v) => onChange(p.name, v)}
+          error={errors[p.name]}
+          expressions={expressions === true && takesExpression(p)}
+          kept={keptSecrets?.has(p.name) === true}
+        />
       ))}
       {filled.length > 0 && (
         <Text size="xs" c="dimmed">
@@ -31,17 +44,27 @@ export function PropsForm({ props, values, onChange, errors }: Props) {
   );
 }
 
-function PropInput({ prop: p, value, onChange, error }: { prop: PropDef; value: FormValue; onChange: (v: FormValue) => void; error?: string }) {
+interface InputProps {
+  prop: PropDef;
+  value: FormValue;
+  onChange: (v: FormValue) => void;
+  error?: string;
+  expressions: boolean;
+  kept: boolean;
+}
+
+function PropInput({ prop: p, value, onChange, error, expressions, kept }: InputProps) {
   const common = {
     label: p.label ?? p.name,
     description: [p.description, p.label && p.label !== p.name ? `(${p.name})` : ""].filter(Boolean).join(" "),
-    required: !p.optional && p.default === undefined && p.type !== "boolean",
+    required: !p.optional && p.default === undefined && p.type !== "boolean" && !kept,
     error,
     "data-prop": p.name,
   };
   const text = typeof value === "string" ? value : "";
   if (p.type === "boolean") return <Switch {...common} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />;
   if (p.type === "app") return <AccountSelect {...common} app={p.app ?? ""} value={text} onChange={onChange} />;
+  if (p.type === "data_store") return <DataStoreSelect {...common} value={text} onChange={onChange} />;
   if (p.type === "$.interface.timer") return <TimerInput {...common} value={text} onChange={onChange} />;
   if (Array.isArray(p.options) && p.options.length > 0) {
     const data = p.options.map((o) => {
@@ -51,12 +74,24 @@ function PropInput({ prop: p, value, onChange, error }: { prop: PropDef; value: 
     return <NativeSelect {...common} data={[{ label: "—", value: "" }, ...data]} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
   }
   if (p.type === "string" && p.secret)
-    return <PasswordInput {...common} value={text} onChange={(e) => onChange(e.currentTarget.value)} placeholder="secret: stored encrypted, never shown again" />;
+    return (
+      <PasswordInput
+        {...common}
+        value={text}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        placeholder={kept ? "stored: leave empty to keep it" : "secret: stored encrypted, never shown again"}
+      />
+    );
+  const mono = { input: { fontFamily: "var(--mantine-font-family-monospace)" } };
+  if (expressions && (p.type === "string" || p.type === "integer")) {
+    const hint = p.type === "string" ? EXPRESSION_HINT : `A whole number, or ${EXPRESSION_HINT}`;
+    return <TextInput {...common} description={[common.description, hint].filter(Boolean).join(" · ")} styles={mono} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
+  }
   if (p.type === "string") return <TextInput {...common} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
   if (p.type === "integer")
     return <TextInput {...common} type="number" min={p.min} max={p.max} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
-  const hint = p.type.endsWith("[]") ? "one per line" : "JSON";
-  return <Textarea {...common} description={[common.description, hint].filter(Boolean).join(" · ")} autosize minRows={2} ff="monospace" value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
+  const hint = [p.type.endsWith("[]") ? "one per line" : "JSON", expressions ? "or one {{ expression }}" : ""].filter(Boolean).join(", ");
+  return <Textarea {...common} description={[common.description, hint].filter(Boolean).join(" · ")} autosize minRows={2} styles={mono} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
 }
 
 function TimerInput({ value, onChange, ...common }: { value: string; onChange: (v: FormValue) => void; label: string; description: string; error?: string }) {
@@ -78,21 +113,5 @@ function TimerInput({ value, onChange, ...common }: { value: string; onChange: (
       </Group>
       {common.error && <Text size="xs" c="red">{common.error}</Text>}
     </Stack>
-  );
-}
-
-function AccountSelect({ app, value, onChange, ...common }: { app: string; value: string; onChange: (v: FormValue) => void; label: string; description: string; error?: string; required: boolean }) {
-  const { api } = useSession();
-  const accounts = useQuery(async () => (await api.GET("/v1/users/me/accounts", { params: { query: { limit: 100 } } })).data?.data ?? [], [api]);
-  const mine = (accounts.data ?? []).filter((a) => !app || a.app === app);
-  const description = mine.length === 0 && !accounts.loading ? `No ${app} account connected yet: add one under Accounts.` : common.description;
-  return (
-    <NativeSelect
-      {...common}
-      description={description}
-      value={value}
-      onChange={(e) => onChange(e.currentTarget.value)}
-      data={[{ label: "— choose an account —", value: "" }, ...mine.map((a) => ({ label: `${a.name} (${a.id})`, value: a.id }))]}
-    />
   );
 }

@@ -33,6 +33,8 @@ export function RegistryPicker({ picked, initialKey, onPick }: { picked?: string
   const list = usePaged(async (query) => dataOf(await api.GET("/v1/components/registry", { params: { query } })) as PageOf<RegistryItem>, [api]);
 
   useEffect(() => {
+    // no key asked for: nothing is picked for the user (the list's items may have no key either)
+    if (!initialKey) return;
     const first = list.data?.find((c) => c.key === initialKey || c.id === initialKey);
     if (first && !picked) onPick(first);
   }, [list.data, initialKey, picked, onPick]);

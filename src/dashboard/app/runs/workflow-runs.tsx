@@ -1,5 +1,63 @@
+import { useState } from "react";
+import { Group, Select, Skeleton, Stack, Text } from "@mantine/core";
+import { useSession } from "../session-context.ts";
+import { useAction } from "../use-action.ts";
+import { toastDone } from "../toasts.ts";
+import { ErrorAlert } from "../error-alert.tsx";
 import { EmptyState } from "../empty-state.tsx";
+import { LoadMore } from "../load-more.tsx";
+import { RunsTable } from "./runs-table.tsx";
+import { useLiveRuns } from "./use-live-runs.ts";
+import { useNow } from "./run-time.ts";
+import { RUN_STATUSES, isLive, type RunStatus } from "./run-types.ts";
 
+const FILTER = [{ value: "", label: "All statuses" }, ...RUN_STATUSES.map((s) => ({ value: s, label: s }))];
+
+/** The Runs tab of a workflow: its runs newest first, live, each opening the run inspector. */
 export function WorkflowRuns({ workflowId }: { workflowId: string }) {
-  return <EmptyState title="Runs" text="Not built yet." />;
+  const { api } = useSession();
+  const [status, setStatus] = useState<RunStatus | "">("");
+  const list = useLiveRuns(workflowId, status || undefined);
+  const now = useNow(list.data?.some((r) => isLive(r.status)) ?? false);
+  const { error, act } = useAction();
+  const runNow = () =>
+    act("Run now", () => api.POST("/v1/workflows/{id}/run", { params: { path: { id: workflowId } } }), async () => {
+      toastDone("Run requested");
+      await list.reload();
+    });
+
+  return (
+    <Stack gap="sm" data-testid="workflow-runs">
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Select
+          aria-label="Status"
+          data={FILTER}
+          value={status}
+          onChange={(v) => setStatus((v ?? "") as RunStatus | "")}
+          allowDeselect={false}
+          w={170}
+          size="xs"
+          data-testid="status-filter"
+        />
+        <Text size="sm" c="dimmed">
+          {list.data && list.total > 0 ? `${list.total} run${list.total === 1 ? "" : "s"}${status ? ` ${status}` : ""}, newest first · refreshed live` : ""}
+        </Text>
+      </Group>
+      <ErrorAlert error={list.error} title="Could not list the runs" />
+      <ErrorAlert error={error} />
+      {list.loading && <Skeleton h={120} />}
+      {list.data?.length === 0 &&
+        (status ? (
+          <EmptyState title={`No ${status} runs`} text="None of this workflow's runs has this status. Pick All statuses to see every run." />
+        ) : (
+          <EmptyState
+            title="No runs yet"
+            text={`Each time the workflow is triggered (a request to its endpoint, its schedule, an event it subscribes to), a run is recorded here with what each step returned, logged and threw. Or run it now; from a script, POST /v1/workflows/${workflowId}/run.`}
+            action={{ label: "Run now", onClick: () => void runNow() }}
+          />
+        ))}
+      {list.data && list.data.length > 0 && <RunsTable runs={list.data} fresh={list.fresh} now={now} />}
+      <LoadMore list={list} noun="runs" />
+    </Stack>
+  );
 }

@@ -8,20 +8,23 @@ import { PageHeader } from "../page-header.tsx";
 import { ErrorAlert } from "../error-alert.tsx";
 import { EmptyState } from "../empty-state.tsx";
 import { WorkflowForm } from "./workflow-form.tsx";
-import { stepDraft, triggerDraft, NEXT_STEP } from "./workflow-draft.ts";
+import { loadDraft } from "./load-draft.ts";
 
-/** PUT /v1/workflows/{id}: name and trigger, and the steps when they are replaced; `active` is kept. */
+/** PUT /v1/workflows/{id}: the saved name, trigger, steps (their code and props) and settings, edited; `active` is kept. */
 export function EditWorkflowPage({ id }: { id: string }) {
   const { api } = useSession();
-  const wf = useQuery(async () => dataOf(await api.GET("/v1/workflows/{id}", { params: { path: { id } } })).data, [api, id]);
+  const wf = useQuery(async () => {
+    const w = dataOf(await api.GET("/v1/workflows/{id}", { params: { path: { id } } })).data;
+    return { w, draft: await loadDraft(api, w) };
+  }, [api, id]);
 
   if (wf.error) {
     if (wf.error instanceof ApiError && isNotFound(wf.error.body))
       return <EmptyState title="Workflow not found" text={`There is no workflow ${id} among yours.`} action={{ label: "Back to workflows", href: href("workflows") }} />;
     return <ErrorAlert error={wf.error} title="Could not read the workflow" />;
   }
-  const w = wf.data;
-  if (!w) return <Skeleton h={200} />;
+  if (!wf.data) return <Skeleton h={200} />;
+  const { w, draft } = wf.data;
 
   const save = async (body: Record<string, unknown>) => {
     // PUT reads an omitted `active` as true: send the current one
@@ -31,15 +34,10 @@ export function EditWorkflowPage({ id }: { id: string }) {
     navigate("workflows", id);
     return undefined;
   };
-  const initial = {
-    name: w.name,
-    trigger: triggerDraft(w.trigger),
-    steps: w.steps.map((s, i) => stepDraft(s.name, NEXT_STEP(w.steps[i - 1]?.name))),
-  };
   return (
     <>
       <PageHeader title={`Edit ${w.name}`} description={<span style={{ fontFamily: "var(--mantine-font-family-monospace)" }}>{w.id}</span>} />
-      <WorkflowForm initial={initial} current={w.steps.map((s) => s.name)} submitLabel="Save changes" cancelHref={href("workflows", id)} onSubmit={save} />
+      <WorkflowForm initial={draft} submitLabel="Save changes" cancelHref={href("workflows", id)} onSubmit={save} />
     </>
   );
 }

@@ -19,7 +19,7 @@ export function NewWorkflowPage() {
   };
   return (
     <>
-      <PageHeader title="New workflow" description="A trigger and steps of code run in order. Every step is checked before anything is saved." />
+      <PageHeader title="New workflow" description="A trigger, then steps run in order: your code, or components from the registry. Every step is checked before anything is saved." />
       <WorkflowForm initial={initial} submitLabel="Create workflow" cancelHref={href("workflows")} onSubmit={create} />
     </>
   );

@@ -1,4 +1,5 @@
 import { Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import type { TriggerDraft } from "./workflow-draft.ts";
 
 const HELP: Record<TriggerDraft["type"], string> = {
@@ -9,6 +10,8 @@ const HELP: Record<TriggerDraft["type"], string> = {
 
 /** The trigger: an HTTP endpoint, a timer (every N seconds, or a cron expression in UTC), or none. */
 export function TriggerInput({ value, onChange, error }: { value: TriggerDraft; onChange: (t: TriggerDraft) => void; error?: string }) {
+  // three choices don't fit side by side on a phone
+  const narrow = useMediaQuery("(max-width: 30em)");
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500}>
@@ -22,7 +25,8 @@ export function TriggerInput({ value, onChange, error }: { value: TriggerDraft; 
           { label: "Timer", value: "timer" },
           { label: "None (subscriptions)", value: "none" },
         ]}
-        w="fit-content"
+        w={narrow ? "100%" : "fit-content"}
+        orientation={narrow ? "vertical" : "horizontal"}
         aria-label="Trigger"
       />
       <Text size="xs" c="dimmed">

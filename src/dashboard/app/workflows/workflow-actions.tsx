@@ -1,23 +1,34 @@
+import { useState } from "react";
 import { Alert, Button, Group } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
 import { useAction } from "../use-action.ts";
 import { href, navigate } from "../router.ts";
 import { ConfirmButton } from "../confirm-button.tsx";
+import { RunNowModal, type RunTrigger } from "./run-now-modal.tsx";
 
 interface Workflow {
   id: string;
   name: string;
   active: boolean;
+  trigger: RunTrigger;
 }
 
-/** Run now, Edit, Enable/Disable, Delete (after a confirmation); a failure shows under them. */
+/** Run now (with an event typed in a dialog), Edit, Enable/Disable, Delete (after a confirmation); a failure shows under them. */
 export function WorkflowActions({ workflow: w, onChanged }: { workflow: Workflow; onChanged: () => Promise<void> }) {
   const { api } = useSession();
   const { busy, error, act, dismiss } = useAction();
+  const [running, setRunning] = useState(false);
   const path = { params: { path: { id: w.id } } };
 
-  const runNow = () => act("Run now", () => api.POST("/v1/workflows/{id}/run", path), () => void notifications.show({ message: `${w.name}: run requested` }));
+  const runNow = (body: { event?: unknown }) => {
+    // the run endpoint's body is optional, so the generated types don't declare it
+    const init = { ...path, body } as typeof path;
+    return act("Run now", () => api.POST("/v1/workflows/{id}/run", init), () => {
+      setRunning(false);
+      notifications.show({ message: `${w.name}: run requested` });
+    });
+  };
   const toggle = () => act(w.active ? "Disable" : "Enable", () => api.PUT("/v1/workflows/{id}", { ...path, body: { active: !w.active } }), onChanged);
   const remove = () =>
     act("Delete", () => api.DELETE("/v1/workflows/{id}", path), () => {
@@ -28,7 +39,14 @@ export function WorkflowActions({ workflow: w, onChanged }: { workflow: Workflow
   return (
     <>
       <Group gap="xs">
-        <Button variant="light" onClick={runNow} loading={busy === "Run now"}>
+        <Button
+          variant="light"
+          onClick={() => {
+            dismiss();
+            setRunning(true);
+          }}
+          loading={busy === "Run now"}
+        >
           Run now
         </Button>
         <Button variant="default" component="a" href={href("workflows", w.id, "edit")}>
@@ -44,6 +62,16 @@ export function WorkflowActions({ workflow: w, onChanged }: { workflow: Workflow
           {error}
         </Alert>
       )}
+      {/* kept mounted: a body typed for one run is there for the next */}
+      <RunNowModal
+        opened={running}
+        onClose={() => setRunning(false)}
+        name={w.name}
+        trigger={w.trigger}
+        busy={busy === "Run now"}
+        error={error?.startsWith("Run now") ? error : undefined}
+        onRun={(b) => void runNow(b)}
+      />
     </>
   );
 }

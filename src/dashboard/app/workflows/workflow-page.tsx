@@ -46,7 +46,7 @@ export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
       </PageHeader>
       {w.trigger.endpoint_url && (
         <Text size="sm" mb="md">
-          Endpoint <Code>{w.trigger.endpoint_url}</Code>
+          Endpoint <Code style={{ overflowWrap: "anywhere" }}>{w.trigger.endpoint_url}</Code>
         </Text>
       )}
       {tab !== "errors" && <FailureAlert summary={failures.get(id)} errorsHref={href("workflows", id, "errors")} />}

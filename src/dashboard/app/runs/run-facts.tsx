@@ -1,0 +1,87 @@
+import type { ReactNode } from "react";
+import { Alert, Anchor, Badge, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
+import { href } from "../router.ts";
+import { formatDuration, formatWhen, relative } from "./run-time.ts";
+import { triggerSummary } from "./trigger-summary.ts";
+import type { Run, Waiting } from "./run-types.ts";
+
+function Fact({ label, children, testid }: { label: string; children: ReactNode; testid?: string }) {
+  return (
+    <Stack gap={2} style={{ minWidth: 0 }} data-testid={testid}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" component="div" style={{ overflowWrap: "anywhere" }}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+/** When, how long, what started it, which workflow, what it replays and what its caller got. */
+export function RunFacts({ run, workflowName, now }: { run: Run; workflowName: string | undefined; now: number }) {
+  const duration = (run.ended_at_ms ?? now) - run.started_at_ms;
+  return (
+    <Paper withBorder p="md" data-testid="run-facts">
+      <SimpleGrid cols={{ base: 2, sm: 3, xl: 6 }} spacing="md" verticalSpacing="sm">
+        <Fact label="Workflow">
+          <Anchor href={href("workflows", run.workflow_id)} size="sm" data-testid="workflow-link">
+            {workflowName ?? run.workflow_id}
+          </Anchor>
+        </Fact>
+        <Fact label="Started">{formatWhen(run.started_at_ms)}</Fact>
+        <Fact label="Ended">{run.ended_at_ms === null ? <Text c="dimmed" size="sm">not yet</Text> : formatWhen(run.ended_at_ms)}</Fact>
+        <Fact label="Duration" testid="run-duration">
+          {formatDuration(duration)}
+          {run.ended_at_ms === null && <Text span c="dimmed" size="sm"> so far</Text>}
+        </Fact>
+        <Fact label="Trigger">
+          <Text span ff="monospace" size="sm">
+            {triggerSummary(run.trigger_event)}
+          </Text>
+        </Fact>
+        <Fact label="Response" testid="run-response">
+          {run.response ? (
+            <Badge variant="outline" color={run.response.status < 400 ? "green" : "red"}>
+              HTTP {run.response.status}
+            </Badge>
+          ) : (
+            <Text c="dimmed" size="sm">none</Text>
+          )}
+        </Fact>
+        {run.replay_of && (
+          <Fact label="Replay of" testid="replay-of">
+            <Anchor href={href("runs", run.replay_of)} ff="monospace" size="sm">
+              {run.replay_of}
+            </Anchor>
+          </Fact>
+        )}
+      </SimpleGrid>
+    </Paper>
+  );
+}
+
+const WAITS: Record<Waiting["for"], { what: string; until: string }> = {
+  delay: { what: "Delayed by $.flow.delay", until: "goes on" },
+  suspend: { what: "Suspended by $.flow.suspend: waiting to be resumed", until: "times out (and fails)" },
+  rerun: { what: "Waiting to run the step again ($.flow.rerun)", until: "runs again" },
+  retry: { what: "The step failed and will be retried", until: "retries" },
+  queued: { what: "Queued: waiting for room under the workflow's concurrency or rate", until: "starts" },
+};
+
+/** What a live run waits for, and until when. */
+export function WaitingNote({ run, now }: { run: Run; now: number }) {
+  const w = run.waiting;
+  if (!w) return null;
+  const step = run.steps?.[w.step_index]?.name;
+  const text = WAITS[w.for];
+  return (
+    <Alert color="yellow" variant="light" data-testid="waiting" data-for={w.for} py="xs">
+      <Text size="sm">
+        {text.what}
+        {step !== undefined && <> at step <b>{step}</b></>}.{" "}
+        {w.until_ms === null ? "It goes on only when resumed (or cancelled)." : `It ${text.until} ${relative(w.until_ms, now)}, at ${formatWhen(w.until_ms)}.`}
+      </Text>
+    </Alert>
+  );
+}
