@@ -4,6 +4,7 @@ import { useSession } from "./session-context.ts";
 import { usePaged } from "./use-paged.ts";
 import { LoadMore } from "./load-more.tsx";
 import { dataOf, messageOf } from "./api-error.ts";
+import { toastFailed } from "./toasts.ts";
 import { PageHeader } from "./page-header.tsx";
 import { ErrorAlert } from "./error-alert.tsx";
 import { EmptyState } from "./empty-state.tsx";
@@ -29,6 +30,7 @@ export function AccountsPage() {
     }
     const res = await api.POST("/v1/accounts", { body: { app: form.app.trim(), auth, ...(form.name.trim() ? { name: form.name.trim() } : {}) } });
     setError(res.data ? undefined : messageOf(res.error));
+    if (!res.data) toastFailed("Connect account", messageOf(res.error));
     if (res.data) {
       setForm({ ...form, app: "", name: "" });
       await list.reload();
@@ -37,6 +39,7 @@ export function AccountsPage() {
   const remove = async (id: string) => {
     const res = await api.DELETE("/v1/accounts/{id}", { params: { path: { id } } });
     setRowError(res.data ? undefined : messageOf(res.error));
+    if (!res.data) toastFailed("Delete account", messageOf(res.error));
     await list.reload();
   };
 

@@ -9,8 +9,13 @@ export function EmptyState({ title, text, action }: { title: string; text: strin
         <Text c="dimmed" ta="center" maw={520}>
           {text}
         </Text>
-        {action && (
+        {action?.href !== undefined && (
           <Button mt="sm" component="a" href={action.href} onClick={action.onClick}>
+            {action.label}
+          </Button>
+        )}
+        {action && action.href === undefined && (
+          <Button mt="sm" onClick={action.onClick}>
             {action.label}
           </Button>
         )}

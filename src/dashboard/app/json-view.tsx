@@ -61,7 +61,7 @@ function Node({ name, value, depth, openDepth, last }: { name?: string; value: J
         </>
       ) : (
         <button type="button" className="json-toggle" onClick={() => setOpen(true)}>
-          {` ${entries.length} ${Array.isArray(value) ? "items" : "keys"} `}
+          {` ${entries.length} ${Array.isArray(value) ? (entries.length === 1 ? "item" : "items") : entries.length === 1 ? "key" : "keys"} `}
           {closeMark}
           {comma}
         </button>

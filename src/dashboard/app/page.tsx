@@ -5,7 +5,7 @@ import { WorkflowsPage } from "./workflows/workflows-page.tsx";
 import { WorkflowPage } from "./workflows/workflow-page.tsx";
 import { NewWorkflowPage } from "./workflows/new-workflow-page.tsx";
 import { EditWorkflowPage } from "./workflows/edit-workflow-page.tsx";
-import { SubscriptionsPage } from "./subscriptions-page.tsx";
+import { SubscriptionsPage } from "./subscriptions/subscriptions-page.tsx";
 import { WebhooksPage } from "./webhooks/webhooks-page.tsx";
 import { WebhookPage } from "./webhooks/webhook-page.tsx";
 import { AccountsPage } from "./accounts-page.tsx";

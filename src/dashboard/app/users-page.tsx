@@ -4,6 +4,7 @@ import { useSession } from "./session-context.ts";
 import { emptyPage, usePaged } from "./use-paged.ts";
 import { LoadMore } from "./load-more.tsx";
 import { dataOf, messageOf } from "./api-error.ts";
+import { toastFailed } from "./toasts.ts";
 import { PageHeader } from "./page-header.tsx";
 import { ErrorAlert } from "./error-alert.tsx";
 import { EmptyState } from "./empty-state.tsx";
@@ -23,6 +24,7 @@ export function UsersPage() {
     e.preventDefault();
     const res = await api.POST("/v1/users", { body: { username: form.username.trim(), email: form.email.trim(), admin: form.admin } });
     setError(res.data ? undefined : messageOf(res.error));
+    if (!res.data) toastFailed("Create user", messageOf(res.error));
     if (res.data) {
       setCreated({ username: res.data.data.username, key: res.data.data.api_key });
       setForm({ username: "", email: "", admin: false });
@@ -32,6 +34,7 @@ export function UsersPage() {
   const remove = async (id: string) => {
     const res = await api.DELETE("/v1/users/{id}", { params: { path: { id } } });
     setRowError(res.data ? undefined : messageOf(res.error));
+    if (!res.data) toastFailed("Delete user", messageOf(res.error));
     await list.reload();
   };
 

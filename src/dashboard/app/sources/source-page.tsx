@@ -11,11 +11,20 @@ import { SourceActions } from "./source-actions.tsx";
 import { SourceProps } from "./source-props.tsx";
 import { Endpoints } from "./endpoints.tsx";
 import { SourceInvocations } from "../runs/source-invocations.tsx";
+import { SourceFacts, scheduleOf } from "./source-facts.tsx";
 import { useErrorSummaries } from "../use-error-summaries.ts";
 import { FailureAlert } from "../failure-badge.tsx";
 
+// a timer source has no endpoint to send requests to: its empty state says when it runs instead
+const eventsEmpty = (schedule: string | undefined) => ({
+  title: "No events yet",
+  text: schedule
+    ? `New events appear here as they are emitted. It runs ${schedule}; Run now runs it at once.`
+    : "New events appear here as they are emitted. Run the source now, or send a request to its endpoint.",
+});
+
 const TABS = [
-  { value: "events", label: "Events", stream: "", empty: { title: "No events yet", text: "New events appear here as they are emitted. Run the source now, or send a request to its endpoint." } },
+  { value: "events", label: "Events", stream: "", empty: eventsEmpty(undefined) },
   { value: "errors", label: "$errors", stream: "$errors", empty: { title: "No errors", text: "When a run of this source throws, the error and its event appear here." } },
   { value: "logs", label: "$logs", stream: "$logs", empty: { title: "No logs yet", text: "What the component writes with console.log appears here, run by run." } },
 ];
@@ -51,6 +60,7 @@ export function SourcePage({ id, tab }: { id: string; tab: string }) {
       >
         <SourceActions source={s} onChanged={source.reload} />
       </PageHeader>
+      <SourceFacts componentId={s.component_id} configured={s.configured_props as Record<string, unknown>} />
       <Endpoints configured={s.configured_props as Record<string, unknown>} />
       {current !== "errors" && <FailureAlert summary={failures.get(id)} errorsHref={href("sources", id, "errors")} />}
       <Tabs value={current} onChange={(v) => v && navigate("sources", id, v)} keepMounted={false}>
@@ -65,7 +75,7 @@ export function SourcePage({ id, tab }: { id: string; tab: string }) {
         </Tabs.List>
         {TABS.map((t) => (
           <Tabs.Panel key={t.value} value={t.value}>
-            <EventInspector kind="sources" id={id} stream={t.stream} empty={t.empty} />
+            <EventInspector kind="sources" id={id} stream={t.stream} empty={t.value === "events" ? eventsEmpty(scheduleOf(s.configured_props as Record<string, unknown>)) : t.empty} />
           </Tabs.Panel>
         ))}
         <Tabs.Panel value="invocations">

@@ -4,6 +4,7 @@ import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
 import { useQuery } from "../use-query.ts";
 import { dataOf, messageOf, propErrors } from "../api-error.ts";
+import { toastFailed } from "../toasts.ts";
 import { ErrorAlert } from "../error-alert.tsx";
 import { PropsForm } from "../deploy/props-form.tsx";
 import { collect, initialValues, SERVER_FILLED, type FormValue, type PropDef } from "../deploy/prop-types.ts";
@@ -44,6 +45,7 @@ function PropsEditor({ source, props, onSaved }: { source: Source; props: PropDe
     const res = await api.PUT("/v1/sources/{id}", { params: { path: { id: source.id } }, body: { configured_props: configured } });
     setBusy(false);
     setError(res.data ? undefined : messageOf(res.error));
+    if (!res.data) toastFailed("Save props", messageOf(res.error));
     setErrors(res.data ? {} : propErrors(res.error));
     if (res.data) {
       notifications.show({ color: "green", message: "Props saved" });

@@ -1,12 +1,32 @@
-import { useState, type FormEvent } from "react";
-import { Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { useSession } from "./session-context.ts";
-import { useQuery } from "./use-query.ts";
-import { dataOf, messageOf } from "./api-error.ts";
-import { PageHeader } from "./page-header.tsx";
-import { ErrorAlert } from "./error-alert.tsx";
-import { EmptyState } from "./empty-state.tsx";
-import { ConfirmButton } from "./confirm-button.tsx";
+import { useState } from "react";
+import { Anchor, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { useSession } from "../session-context.ts";
+import { useQuery } from "../use-query.ts";
+import { dataOf, messageOf } from "../api-error.ts";
+import { PageHeader } from "../page-header.tsx";
+import { ErrorAlert } from "../error-alert.tsx";
+import { EmptyState } from "../empty-state.tsx";
+import { ConfirmButton } from "../confirm-button.tsx";
+import { href } from "../router.ts";
+import { toastFailed } from "../toasts.ts";
+import { SubscriptionForm } from "./subscription-form.tsx";
+import { useNamedIds, type Named } from "./use-named-ids.ts";
+
+/** An emitter or listener as its name (a link to its page) over its id; an id alone when unknown. */
+function NamedId({ id, named }: { id: string; named: Named | undefined }) {
+  return (
+    <>
+      {named && (
+        <Anchor href={href(`${named.kind}s`, id)} size="sm" fw={500} display="block">
+          {named.name}
+        </Anchor>
+      )}
+      <Text size="xs" c="dimmed" ff="monospace">
+        {id}
+      </Text>
+    </>
+  );
+}
 
 // Subscriptions route an emitter's events (a stream of it) to a listener: a source, a workflow
 // or a webhook. Auto-subscriptions subscribe a listener to every emitter created later.
@@ -15,28 +35,20 @@ export function SubscriptionsPage() {
   const { api } = useSession();
   const subs = useQuery(async () => dataOf(await api.GET("/v1/users/me/subscriptions")).data, [api]);
   const autos = useQuery(async () => dataOf(await api.GET("/v1/users/me/auto_subscriptions")).data, [api]);
-  const [form, setForm] = useState({ emitter_id: "", listener_id: "", event_name: "" });
-  const [error, setError] = useState<string>();
   const [rowError, setRowError] = useState<string>();
+  const named = useNamedIds();
+  const nameOf = (id: string) => <NamedId id={id} named={named.byId.get(id)} />;
 
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    const query = { emitter_id: form.emitter_id.trim(), listener_id: form.listener_id.trim(), ...(form.event_name.trim() ? { event_name: form.event_name.trim() } : {}) };
-    const res = await api.POST("/v1/subscriptions", { params: { query } });
-    setError(res.data ? undefined : messageOf(res.error));
-    if (res.data) {
-      setForm({ emitter_id: "", listener_id: "", event_name: "" });
-      await subs.reload();
-    }
-  };
   const remove = async (s: { emitter_id: string; listener_id: string; event_name: string }) => {
     const res = await api.DELETE("/v1/subscriptions", { params: { query: s } });
     setRowError(res.data ? undefined : messageOf(res.error));
+    if (!res.data) toastFailed("Delete", messageOf(res.error));
     await subs.reload();
   };
   const removeAuto = async (id: string) => {
     const res = await api.DELETE("/v1/auto_subscriptions/{id}", { params: { path: { id } } });
     setRowError(res.data ? undefined : messageOf(res.error));
+    if (!res.data) toastFailed("Delete", messageOf(res.error));
     await autos.reload();
   };
 
@@ -44,18 +56,7 @@ export function SubscriptionsPage() {
     <>
       <PageHeader title="Subscriptions" description="Route the events of a source or workflow to a listener: another source, a workflow, or a webhook." />
       <Stack gap="lg">
-        <Paper withBorder p="lg" component="form" onSubmit={create}>
-          <Title order={5} mb="sm">
-            New subscription
-          </Title>
-          <Group align="flex-end" wrap="wrap">
-            <TextInput label="Emitter id" placeholder="dc_… or p_…" value={form.emitter_id} onChange={(e) => setForm({ ...form, emitter_id: e.currentTarget.value })} required />
-            <TextInput label="Listener id" placeholder="dc_…, p_… or wh_…" value={form.listener_id} onChange={(e) => setForm({ ...form, listener_id: e.currentTarget.value })} required />
-            <TextInput label="Stream" placeholder="default" value={form.event_name} onChange={(e) => setForm({ ...form, event_name: e.currentTarget.value })} />
-            <Button type="submit">Subscribe</Button>
-          </Group>
-          <ErrorAlert error={error} title="Not subscribed" />
-        </Paper>
+        <SubscriptionForm named={named.all} onCreated={subs.reload} />
         <ErrorAlert error={subs.error ?? autos.error ?? rowError} />
         {subs.data?.length === 0 && <EmptyState title="No subscriptions yet" text="Subscribe a listener to an emitter above: its events will then be delivered to the listener as they are emitted." />}
         {subs.data && subs.data.length > 0 && (
@@ -72,9 +73,9 @@ export function SubscriptionsPage() {
               <Table.Tbody>
                 {subs.data.map((s) => (
                   <Table.Tr key={s.id} data-testid="subscription">
-                    <Table.Td ff="monospace">{s.emitter_id}</Table.Td>
+                    <Table.Td>{nameOf(s.emitter_id)}</Table.Td>
                     <Table.Td>{s.event_name || "default"}</Table.Td>
-                    <Table.Td ff="monospace">{s.listener_id}</Table.Td>
+                    <Table.Td>{nameOf(s.listener_id)}</Table.Td>
                     <Table.Td ta="right">
                       <ConfirmButton
                         label="Delete"
@@ -103,7 +104,7 @@ export function SubscriptionsPage() {
                 <Table.Tbody>
                   {autos.data.map((a) => (
                     <Table.Tr key={a.id}>
-                      <Table.Td ff="monospace">{a.listener_id}</Table.Td>
+                      <Table.Td>{nameOf(a.listener_id)}</Table.Td>
                       <Table.Td>{a.event_name || "default"}</Table.Td>
                       <Table.Td ta="right">
                         <ConfirmButton
