@@ -153,6 +153,10 @@ async function bundle(): Promise<Omit<DashboardBuild, "from" | "ms">> {
     write: false,
     outdir: "/assets",
     entryNames: "[name]-[hash]",
+    // what is imported lazily (the code editor: CodeMirror is ~145 KB gzipped) is its own chunk,
+    // loaded by the pages that show an editor, not by the first page
+    splitting: true,
+    chunkNames: "chunk-[hash]",
     format: "esm",
     platform: "browser",
     target: ["es2022", "chrome110", "firefox110", "safari16"],
@@ -169,8 +173,9 @@ async function bundle(): Promise<Omit<DashboardBuild, "from" | "ms">> {
   for (const out of result.outputFiles) {
     const name = out.path.slice(out.path.lastIndexOf("/") + 1);
     assets.set(name, await asset(name, Buffer.from(out.contents)));
-    if (name.endsWith(".js")) js = name;
-    if (name.endsWith(".css")) css = name;
+    // the page loads the entry (main-<hash>) and its styles; chunks are imported by it
+    if (name.startsWith("main-") && name.endsWith(".js")) js = name;
+    if (name.startsWith("main-") && name.endsWith(".css")) css = name;
   }
   return { html: html(js, css), assets };
 }
