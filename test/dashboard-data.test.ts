@@ -59,7 +59,7 @@ describe("dashboard: environment variables and data stores", { skip }, () => {
 
   // the page as it was when a test failed, to see why
   afterEach(async (c) => {
-    if (!c.passed) await page?.screenshot({ path: join(SHOTS, `failed-${c.name.slice(0, 40).replace(/\W+/g, "-")}.png`), fullPage: true }).catch(() => {});
+    if (!("passed" in c) || !c.passed) await page?.screenshot({ path: join(SHOTS, `failed-${c.name.slice(0, 40).replace(/\W+/g, "-")}.png`), fullPage: true }).catch(() => {});
   });
 
   after(async () => {

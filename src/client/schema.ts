@@ -1300,6 +1300,11 @@ export interface paths {
                                 code_hash: string;
                                 name: string;
                                 version: string;
+                                /** @description the component's own key (a registry component is also found by it) */
+                                key: string | null;
+                                /** @description "source" or "action" */
+                                type: string;
+                                description: string | null;
                                 configurable_props: ({
                                     name: string;
                                     type: string;
@@ -1431,6 +1436,11 @@ export interface paths {
                                 code_hash: string;
                                 name: string;
                                 version: string;
+                                /** @description the component's own key (a registry component is also found by it) */
+                                key: string | null;
+                                /** @description "source" or "action" */
+                                type: string;
+                                description: string | null;
                                 configurable_props: ({
                                     name: string;
                                     type: string;
@@ -1530,6 +1540,11 @@ export interface paths {
                                 code_hash: string;
                                 name: string;
                                 version: string;
+                                /** @description the component's own key (a registry component is also found by it) */
+                                key: string | null;
+                                /** @description "source" or "action" */
+                                type: string;
+                                description: string | null;
                                 configurable_props: ({
                                     name: string;
                                     type: string;
@@ -1670,6 +1685,11 @@ export interface paths {
                                 code_hash: string;
                                 name: string;
                                 version: string;
+                                /** @description the component's own key (a registry component is also found by it) */
+                                key: string | null;
+                                /** @description "source" or "action" */
+                                type: string;
+                                description: string | null;
                                 configurable_props: ({
                                     name: string;
                                     type: string;
@@ -1779,6 +1799,11 @@ export interface paths {
                                 code_hash: string;
                                 name: string;
                                 version: string;
+                                /** @description the component's own key (a registry component is also found by it) */
+                                key: string | null;
+                                /** @description "source" or "action" */
+                                type: string;
+                                description: string | null;
                                 configurable_props: ({
                                     name: string;
                                     type: string;
@@ -1888,6 +1913,11 @@ export interface paths {
                                 code_hash: string;
                                 name: string;
                                 version: string;
+                                /** @description the component's own key (a registry component is also found by it) */
+                                key: string | null;
+                                /** @description "source" or "action" */
+                                type: string;
+                                description: string | null;
                                 configurable_props: ({
                                     name: string;
                                     type: string;

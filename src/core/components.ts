@@ -19,6 +19,10 @@ export interface ComponentView {
   code_hash: string;
   name: string;
   version: string;
+  /** the component's own `key`, `type` ("source" or "action") and `description` (extensions) */
+  key: string | null;
+  type: string;
+  description: string | null;
   configurable_props: Partial<PropDefinition>[];
   created_at: number;
   updated_at: number;
@@ -35,6 +39,9 @@ export function componentView(c: ComponentRow): ComponentView {
     code_hash: c.code_hash,
     name: c.meta.name ?? c.meta.key ?? "",
     version: c.meta.version ?? "",
+    key: c.meta.key ?? null,
+    type: c.meta.type || "source",
+    description: c.meta.description ?? null,
     configurable_props: c.meta.props.map((p) => {
       const out: Record<string, unknown> = { name: p.name, type: p.type };
       for (const f of PROP_FIELDS) if (p[f] !== undefined) out[f] = p[f];

@@ -10,7 +10,7 @@ export default defineComponent({
     timer: {
       type: "$.interface.timer",
       label: "Schedule",
-      description: "An interval ({intervalSeconds}) or a cron expression ({cron}, UTC).",
+      description: "How often to run: every N seconds, or on a cron expression (UTC).",
       default: { intervalSeconds: 60 },
     },
   },
