@@ -201,6 +201,7 @@ describe("events", () => {
       await run(t, src.id, {});
       const [err] = await waitEvents(t, src.id, 1, "$errors");
       assert.ok(err.event.error.stack.includes(`(${where})`), err.event.error.stack);
+      assert.ok(!err.event.error.stack.includes("tributary:"), `the sandbox's own frames are left out: ${err.event.error.stack}`);
     }
   });
 

@@ -14,7 +14,7 @@ import { ASK } from "./data-store-work.ts";
 import { loadCode } from "./load/load-workflow.ts";
 import { prepareContext } from "./load/runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
-import { mapStack } from "./stack-map.ts";
+import { mapStack, withoutRuntimeFrames } from "./stack-map.ts";
 import { parseWorkflowCode } from "../workflow-code.ts";
 import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
 import { MAX_TIMER_MS } from "../../lib/clock.ts";
@@ -284,7 +284,7 @@ export class Instance {
     if (error && running.cellId !== undefined && error.cellId === undefined) {
       error = { ...error, cellId: running.cellId, code: error.code ?? error.name };
     }
-    if (error?.stack) error = { ...error, stack: mapStack(error.stack, this.#codeOf(error.cellId)) };
+    if (error?.stack) error = { ...error, stack: withoutRuntimeFrames(mapStack(error.stack, this.#codeOf(error.cellId))) };
     running.finish(error);
   }
 

@@ -60,6 +60,15 @@ function original(lines: SourceMapMappings, line: number, column: number): [numb
   return [best[2]! + 1, best[3]! + 1];
 }
 
+// the sandbox's own frames (isolate/*.js, loaded as tributary:<name>.js): how the run was called,
+// which says nothing about the user's code
+const RUNTIME_FRAME = /\n\s+at (?:[^\n]*\()?tributary:[\w./-]+:\d+:\d+\)?(?=\n|$)/g;
+
+/** `stack` without the sandbox's own frames. */
+export function withoutRuntimeFrames(stack: string): string {
+  return stack.includes("tributary:") ? stack.replace(RUNTIME_FRAME, "") : stack;
+}
+
 /**
  * `stack` with its frames in the bundle pointing at the user's own lines, when `code` is a bundle
  * that carries its map; as it is otherwise.
