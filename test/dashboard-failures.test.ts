@@ -129,6 +129,29 @@ describe("dashboard: failures that show", { skip }, () => {
     await page.getByTestId("failure-alert").getByText("step charge: Error: card declined").waitFor();
   });
 
+  it("fits a 420 px wide screen: the lists' badges are whole, the page doesn't scroll sideways", async () => {
+    await page.setViewportSize({ width: 420, height: 860 });
+    try {
+      for (const [hash, shotName] of [["#/sources", "sources-420"], ["#/workflows", "workflows-420"], ["#/subscriptions", "subscriptions-420"]] as const) {
+        await go(hash);
+        await page.locator("main h2").first().waitFor();
+        if (hash !== "#/subscriptions") await page.getByTestId("failure-badge").first().waitFor();
+        const clipped = await page.evaluate(() => {
+          const d = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ scrollWidth: number; clientWidth: number; textContent: string | null }> } }).document;
+          return Array.from(d.querySelectorAll(".mantine-Badge-root, .mantine-Badge-label"))
+            .filter((e) => e.scrollWidth > e.clientWidth + 1)
+            .map((e) => e.textContent);
+        });
+        assert.deepEqual(clipped, [], `${hash}: badges whose text is clipped`);
+        const wide = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+        assert.ok(wide <= 420, `${hash} is ${wide} px wide`);
+        await shot(shotName);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
+  });
+
   it("a webhook made in the dashboard shows its signing secret once; deliveries verify with it", async () => {
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     await go("#/webhooks");

@@ -1,4 +1,5 @@
 import { AppShell, Badge, Burger, Button, Group, NavLink, Text, Title } from "@mantine/core";
+import { useEffect } from "react";
 import { useDisclosure } from "@mantine/hooks";
 import { href, useRoute } from "./router.ts";
 import { useSession } from "./session-context.ts";
@@ -22,6 +23,10 @@ export function Shell() {
   const route = useRoute();
   const [opened, { toggle, close }] = useDisclosure();
   const current = route[0] ?? "sources";
+  // a new page starts at its top (a hash route keeps the last page's scroll, which would leave
+  // the new page's title under the header); a tab of the same page keeps its place
+  const where = route.slice(0, 2).join("/");
+  useEffect(() => window.scrollTo(0, 0), [where]);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 230, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="lg">

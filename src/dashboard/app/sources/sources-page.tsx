@@ -36,46 +36,48 @@ export function SourcesPage() {
       )}
       {sources.data && sources.data.length > 0 && (
         <Paper withBorder>
-          <Table highlightOnHover verticalSpacing="sm" data-testid="sources-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Component</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Last event</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {sources.data.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td>
-                    <Anchor href={href("sources", s.id)} fw={500}>
-                      {s.name}
-                    </Anchor>
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {s.id}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{names.get(s.component_id) ?? s.component_id}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={s.active ? "green" : "gray"} variant="light" style={{ flexShrink: 0 }}>
-                      {s.active ? "enabled" : "disabled"}
-                    </Badge>
-                    <FailureBadge summary={failures.get(s.id)} errorsHref={href("sources", s.id, "errors")} />
-                  </Table.Td>
-                  <Table.Td>
-                    <LastEvent id={s.id} />
-                  </Table.Td>
-                  <Table.Td>
-                    <RowActions source={s} onChanged={sources.reload} />
-                  </Table.Td>
+          <Table.ScrollContainer minWidth={720} type="native">
+            <Table highlightOnHover verticalSpacing="sm" data-testid="sources-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Component</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Last event</Table.Th>
+                  <Table.Th />
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {sources.data.map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>
+                      <Anchor href={href("sources", s.id)} fw={500}>
+                        {s.name}
+                      </Anchor>
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {s.id}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{names.get(s.component_id) ?? s.component_id}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge color={s.active ? "green" : "gray"} variant="light" style={{ flexShrink: 0 }}>
+                        {s.active ? "enabled" : "disabled"}
+                      </Badge>
+                      <FailureBadge summary={failures.get(s.id)} errorsHref={href("sources", s.id, "errors")} />
+                    </Table.Td>
+                    <Table.Td>
+                      <LastEvent id={s.id} />
+                    </Table.Td>
+                    <Table.Td>
+                      <RowActions source={s} onChanged={sources.reload} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         </Paper>
       )}
       <LoadMore list={sources} noun="sources" />

@@ -61,33 +61,35 @@ export function SubscriptionsPage() {
         {subs.data?.length === 0 && <EmptyState title="No subscriptions yet" text="Subscribe a listener to an emitter above: its events will then be delivered to the listener as they are emitted." />}
         {subs.data && subs.data.length > 0 && (
           <Paper withBorder>
-            <Table verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Emitter</Table.Th>
-                  <Table.Th>Stream</Table.Th>
-                  <Table.Th>Listener</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {subs.data.map((s) => (
-                  <Table.Tr key={s.id} data-testid="subscription">
-                    <Table.Td>{nameOf(s.emitter_id)}</Table.Td>
-                    <Table.Td>{s.event_name || "default"}</Table.Td>
-                    <Table.Td>{nameOf(s.listener_id)}</Table.Td>
-                    <Table.Td ta="right">
-                      <ConfirmButton
-                        label="Delete"
-                        title="Delete this subscription?"
-                        text={`Events of ${s.emitter_id} (${s.event_name || "default"} stream) will no longer be delivered to ${s.listener_id}.`}
-                        onConfirm={() => remove(s)}
-                      />
-                    </Table.Td>
+            <Table.ScrollContainer minWidth={560} type="native">
+              <Table verticalSpacing="sm">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Emitter</Table.Th>
+                    <Table.Th>Stream</Table.Th>
+                    <Table.Th>Listener</Table.Th>
+                    <Table.Th />
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {subs.data.map((s) => (
+                    <Table.Tr key={s.id} data-testid="subscription">
+                      <Table.Td>{nameOf(s.emitter_id)}</Table.Td>
+                      <Table.Td>{s.event_name || "default"}</Table.Td>
+                      <Table.Td>{nameOf(s.listener_id)}</Table.Td>
+                      <Table.Td ta="right">
+                        <ConfirmButton
+                          label="Delete"
+                          title="Delete this subscription?"
+                          text={`Events of ${s.emitter_id} (${s.event_name || "default"} stream) will no longer be delivered to ${s.listener_id}.`}
+                          onConfirm={() => remove(s)}
+                        />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           </Paper>
         )}
         <div>

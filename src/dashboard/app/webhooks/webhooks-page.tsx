@@ -59,48 +59,50 @@ export function WebhooksPage() {
         {list.data?.length === 0 && <EmptyState title="No webhooks yet" text="Create one above with the URL that should receive events, then subscribe it to a source under Subscriptions." />}
         {list.data && list.data.length > 0 && (
           <Paper withBorder>
-            <Table verticalSpacing="sm" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>URL</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.map((w) => (
-                  <Table.Tr key={w.id}>
-                    <Table.Td>
-                      <Anchor href={href("webhooks", w.id)} fw={500}>
-                        {w.name || w.id}
-                      </Anchor>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {w.id}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td style={{ overflowWrap: "anywhere" }}>
-                      <Text size="sm" ff="monospace">
-                        {w.url}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={w.active ? "green" : "gray"} variant="light">
-                        {w.active ? "active" : "inactive"}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button size="xs" variant="light" component="a" href={href("webhooks", w.id)}>
-                          Deliveries
-                        </Button>
-                        <ConfirmButton label="Delete" title={`Delete ${w.name || w.id}?`} text="Its subscriptions end and its deliveries are no longer tried." onConfirm={() => remove(w.id)} />
-                      </Group>
-                    </Table.Td>
+            <Table.ScrollContainer minWidth={640} type="native">
+              <Table verticalSpacing="sm" highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>URL</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th />
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {list.data.map((w) => (
+                    <Table.Tr key={w.id}>
+                      <Table.Td>
+                        <Anchor href={href("webhooks", w.id)} fw={500}>
+                          {w.name || w.id}
+                        </Anchor>
+                        <Text size="xs" c="dimmed" ff="monospace">
+                          {w.id}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td style={{ overflowWrap: "anywhere" }}>
+                        <Text size="sm" ff="monospace">
+                          {w.url}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge color={w.active ? "green" : "gray"} variant="light">
+                          {w.active ? "active" : "inactive"}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <Group gap="xs" justify="flex-end" wrap="nowrap">
+                          <Button size="xs" variant="light" component="a" href={href("webhooks", w.id)}>
+                            Deliveries
+                          </Button>
+                          <ConfirmButton label="Delete" title={`Delete ${w.name || w.id}?`} text="Its subscriptions end and its deliveries are no longer tried." onConfirm={() => remove(w.id)} />
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           </Paper>
         )}
         <LoadMore list={list} noun="webhooks" />

@@ -32,40 +32,42 @@ export function WorkflowsPage() {
       )}
       {list.data && list.data.length > 0 && (
         <Paper withBorder>
-          <Table highlightOnHover verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Trigger</Table.Th>
-                <Table.Th>Steps</Table.Th>
-                <Table.Th>Status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((w) => (
-                <Table.Tr key={w.id}>
-                  <Table.Td>
-                    <Anchor href={href("workflows", w.id)} fw={500}>
-                      {w.name}
-                    </Anchor>
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {w.id}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{triggerText(w.trigger)}</Text>
-                  </Table.Td>
-                  <Table.Td>{w.steps.map((s) => s.name).join(" → ")}</Table.Td>
-                  <Table.Td>
-                    <Badge color={w.active ? "green" : "gray"} variant="light" style={{ flexShrink: 0 }}>
-                      {w.active ? "enabled" : "disabled"}
-                    </Badge>
-                    <FailureBadge summary={failures.get(w.id)} errorsHref={href("workflows", w.id, "errors")} />
-                  </Table.Td>
+          <Table.ScrollContainer minWidth={640} type="native">
+            <Table highlightOnHover verticalSpacing="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Trigger</Table.Th>
+                  <Table.Th>Steps</Table.Th>
+                  <Table.Th>Status</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.data.map((w) => (
+                  <Table.Tr key={w.id}>
+                    <Table.Td>
+                      <Anchor href={href("workflows", w.id)} fw={500}>
+                        {w.name}
+                      </Anchor>
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {w.id}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{triggerText(w.trigger)}</Text>
+                    </Table.Td>
+                    <Table.Td>{w.steps.map((s) => s.name).join(" → ")}</Table.Td>
+                    <Table.Td>
+                      <Badge color={w.active ? "green" : "gray"} variant="light" style={{ flexShrink: 0 }}>
+                        {w.active ? "enabled" : "disabled"}
+                      </Badge>
+                      <FailureBadge summary={failures.get(w.id)} errorsHref={href("workflows", w.id, "errors")} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         </Paper>
       )}
       <LoadMore list={list} noun="workflows" />
