@@ -56,8 +56,10 @@ interface InputProps {
 function PropInput({ prop: p, value, onChange, error, expressions, kept }: InputProps) {
   const common = {
     label: p.label ?? p.name,
-    description: [p.description, p.label && p.label !== p.name ? `(${p.name})` : ""].filter(Boolean).join(" "),
-    required: !p.optional && p.default === undefined && p.type !== "boolean" && !kept,
+    // the prop's own name is the API's business (configured_props.<name>): the hint is the author's
+    description: p.description ?? "",
+    // an app prop may be left unconnected (the API doesn't require it), so it isn't marked required
+    required: !p.optional && p.default === undefined && p.type !== "boolean" && p.type !== "app" && !kept,
     error,
     "data-prop": p.name,
   };
