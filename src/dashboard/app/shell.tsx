@@ -24,9 +24,12 @@ export function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
   const current = route[0] ?? "sources";
   // a new page starts at its top (a hash route keeps the last page's scroll, which would leave
-  // the new page's title under the header); a tab of the same page keeps its place
+  // the new page's title under the header); a tab of the same page keeps its place. (Braces: newer
+  // browsers return a promise from scrollTo, which React would take for a cleanup function.)
   const where = route.slice(0, 2).join("/");
-  useEffect(() => window.scrollTo(0, 0), [where]);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [where]);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 230, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="lg">

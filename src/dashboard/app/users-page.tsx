@@ -5,6 +5,7 @@ import { emptyPage, usePaged } from "./use-paged.ts";
 import { LoadMore } from "./load-more.tsx";
 import { dataOf, messageOf } from "./api-error.ts";
 import { toastFailed } from "./toasts.ts";
+import { formatSeconds } from "./time-format.ts";
 import { PageHeader } from "./page-header.tsx";
 import { ErrorAlert } from "./error-alert.tsx";
 import { EmptyState } from "./empty-state.tsx";
@@ -88,7 +89,7 @@ export function UsersPage() {
                     </Table.Td>
                     <Table.Td>{u.email}</Table.Td>
                     <Table.Td>{u.admin ? <Badge variant="light">admin</Badge> : "user"}</Table.Td>
-                    <Table.Td>{new Date(u.created_at * 1000).toLocaleDateString()}</Table.Td>
+                    <Table.Td>{formatSeconds(u.created_at)}</Table.Td>
                     <Table.Td ta="right">
                       {u.id !== me.id && (
                         <ConfirmButton label="Delete" title={`Delete ${u.username}?`} text="Their key stops working, and their sources, workflows and webhooks are deleted." onConfirm={() => remove(u.id)} />

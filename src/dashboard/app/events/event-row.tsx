@@ -1,4 +1,5 @@
 import { memo, useState } from "react";
+import { formatWhen } from "../time-format.ts";
 import { Badge, Group, Paper, Text, UnstyledButton } from "@mantine/core";
 import { JsonView } from "../json-view.tsx";
 import type { EventSummary } from "./live-events.ts";
@@ -6,7 +7,7 @@ import type { EventSummary } from "./live-events.ts";
 // One event of the inspector: a line (time, summary), opened to its JSON. Memoised on the event
 // object, so a new event arriving above re-renders nothing here.
 
-const time = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
+const time = formatWhen;
 
 function preview(e: EventSummary): string {
   if (e.metadata?.summary) return e.metadata.summary;

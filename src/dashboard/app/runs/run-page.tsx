@@ -5,6 +5,7 @@ import { useQuery } from "../use-query.ts";
 import { ApiError, dataOf, isNotFound } from "../api-error.ts";
 import { href } from "../router.ts";
 import { PageHeader } from "../page-header.tsx";
+import { CopyValue } from "../copy-value.tsx";
 import { ErrorAlert } from "../error-alert.tsx";
 import { EmptyState } from "../empty-state.tsx";
 import { StatusBadge } from "./run-status-badge.tsx";
@@ -71,7 +72,8 @@ export function RunPage({ id }: { id: string }) {
           <>
             <Text size="xs" ff="monospace" span>
               {r.id}
-            </Text>
+            </Text>{" "}
+            <CopyValue value={r.id} label="Copy the run id" />
             {r.summary && (
               <Text size="sm" c="dark" mt={4} data-testid="run-summary">
                 {r.summary}

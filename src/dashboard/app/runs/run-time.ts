@@ -1,9 +1,8 @@
 import { useEffect, useState } from "react";
 
-// One way to write times and durations on the run screens. (The app has no shared date helper:
-// event rows and webhooks format their own; this is the event rows' format.)
+// Durations and clock times of the run screens; absolute times are the app's one format (time-format.ts).
 
-export const formatWhen = (ms: number): string => new Date(ms).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
+export { formatWhen } from "../time-format.ts";
 
 /** A log line's time of day, to the millisecond: lines of one step are often within a second. */
 export const formatClock = (ms: number): string =>

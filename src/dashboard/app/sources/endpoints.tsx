@@ -1,4 +1,5 @@
 import { Code, Group, Paper, Text } from "@mantine/core";
+import { CopyValue } from "../copy-value.tsx";
 
 /** The HTTP endpoints of a source's $.interface.http props: where to send it requests. */
 export function Endpoints({ configured }: { configured: Record<string, unknown> }) {
@@ -17,6 +18,7 @@ export function Endpoints({ configured }: { configured: Record<string, unknown> 
           <Code data-testid="endpoint-url" style={{ overflowWrap: "anywhere" }}>
             {url}
           </Code>
+          <CopyValue value={url} label="Copy the endpoint URL" />
         </Group>
       ))}
     </Paper>

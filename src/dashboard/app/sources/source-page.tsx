@@ -10,6 +10,7 @@ import { EventInspector } from "../events/event-inspector.tsx";
 import { SourceActions } from "./source-actions.tsx";
 import { SourceProps } from "./source-props.tsx";
 import { Endpoints } from "./endpoints.tsx";
+import { CopyValue } from "../copy-value.tsx";
 import { SourceInvocations } from "../runs/source-invocations.tsx";
 import { SourceFacts, scheduleOf } from "./source-facts.tsx";
 import { useErrorSummaries } from "../use-error-summaries.ts";
@@ -55,6 +56,7 @@ export function SourcePage({ id, tab }: { id: string; tab: string }) {
             <Text size="xs" ff="monospace">
               {s.id}
             </Text>
+            <CopyValue value={s.id} label="Copy the source id" />
           </Group>
         }
       >

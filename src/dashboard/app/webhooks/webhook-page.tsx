@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { formatWhen } from "../time-format.ts";
 import { Badge, Button, Code, Paper, Skeleton, Table, Text, Title } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { useQuery } from "../use-query.ts";
@@ -9,7 +10,7 @@ import { ErrorAlert } from "../error-alert.tsx";
 import { EmptyState } from "../empty-state.tsx";
 
 const STATUS_COLOR = { pending: "yellow", delivered: "green", failed: "red" } as const;
-const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : "—");
+const when = (ms: number | null) => (ms ? formatWhen(ms) : "—");
 // deliveries change while some are pending (retries): the table refreshes itself meanwhile
 const REFRESH_MS = 3000;
 

@@ -9,6 +9,7 @@ import { EmptyState } from "../empty-state.tsx";
 import { EventInspector } from "../events/event-inspector.tsx";
 import { triggerText } from "./trigger-text.ts";
 import { WorkflowActions } from "./workflow-actions.tsx";
+import { CopyValue } from "../copy-value.tsx";
 import { WorkflowRuns } from "../runs/workflow-runs.tsx";
 import { useErrorSummaries } from "../use-error-summaries.ts";
 import { FailureAlert } from "../failure-badge.tsx";
@@ -39,6 +40,7 @@ export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
             <Text size="xs" ff="monospace">
               {w.id}
             </Text>
+            <CopyValue value={w.id} label="Copy the workflow id" />
           </Group>
         }
       >
@@ -46,7 +48,7 @@ export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
       </PageHeader>
       {w.trigger.endpoint_url && (
         <Text size="sm" mb="md">
-          Endpoint <Code style={{ overflowWrap: "anywhere" }}>{w.trigger.endpoint_url}</Code>
+          Endpoint <Code style={{ overflowWrap: "anywhere" }}>{w.trigger.endpoint_url}</Code> <CopyValue value={w.trigger.endpoint_url} label="Copy the endpoint URL" />
         </Text>
       )}
       {tab !== "errors" && <FailureAlert summary={failures.get(id)} errorsHref={href("workflows", id, "errors")} />}
