@@ -209,18 +209,17 @@ export class Bundler {
           outfile: "/bundle.mjs",
         }, BUILD_TIMEOUT_MS, "bundling the component"),
       );
-    const withMap = (r: Awaited<ReturnType<typeof once>>) => {
+    const parts = (r: Awaited<ReturnType<typeof once>>) => {
       const files = r.outputFiles!;
-      const js = files.find((f) => f.path.endsWith(".mjs"))!.text;
-      const map = files.find((f) => f.path.endsWith(".map"));
-      return { js, code: map ? withLineMap(js, map.text, entryName(code)) : js };
+      return { js: files.find((f) => f.path.endsWith(".mjs"))!.text, map: files.find((f) => f.path.endsWith(".map"))?.text };
     };
     // Injected globals are included whether used or not (their polyfills are CommonJS), so the
     // bundle is made once without them, and again with those whose names it still leaves free.
-    const plain = withMap(await once([]));
-    const needed = GLOBALS.filter((g) => g.names.test(plain.js)).map((g) => g.file);
-    if (needed.length === 0) return plain.code;
-    return withMap(await once(needed)).code;
+    // Only the bundle kept gets its map of the user's lines.
+    let out = parts(await once([]));
+    const needed = GLOBALS.filter((g) => g.names.test(out.js)).map((g) => g.file);
+    if (needed.length > 0) out = parts(await once(needed));
+    return out.map ? withLineMap(out.js, out.map, entryName(code)) : out.js;
   }
 }
 

@@ -14,7 +14,7 @@ import { ASK } from "./data-store-work.ts";
 import { loadCode } from "./load/load-workflow.ts";
 import { prepareContext } from "./load/runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
-import { mapStack, withoutRuntimeFrames } from "./stack-map.ts";
+import { lineMapOf, mapStack, withoutRuntimeFrames, type LineMap } from "./stack-map.ts";
 import { parseWorkflowCode } from "../workflow-code.ts";
 import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
 import { MAX_TIMER_MS } from "../../lib/clock.ts";
@@ -76,6 +76,8 @@ export class Instance {
   #released = false;
   /** the code it runs: a bundle's map turns an error's positions into the user's lines */
   #code = "";
+  /** the maps of its code (by step cellId for a workflow, "" for a component), read when first needed */
+  readonly #maps = new Map<string, LineMap | null>();
 
   private constructor(codeHash: string, memoryMb: number, owner: string | undefined) {
     this.codeHash = codeHash;
@@ -284,7 +286,10 @@ export class Instance {
     if (error && running.cellId !== undefined && error.cellId === undefined) {
       error = { ...error, cellId: running.cellId, code: error.code ?? error.name };
     }
-    if (error?.stack) error = { ...error, stack: withoutRuntimeFrames(mapStack(error.stack, this.#codeOf(error.cellId))) };
+    if (error?.stack) {
+      const stack = error.stack.includes("component.mjs:") ? mapStack(error.stack, this.#mapOf(error.cellId)) : error.stack;
+      error = { ...error, stack: withoutRuntimeFrames(stack) };
+    }
     running.finish(error);
   }
 
@@ -362,14 +367,24 @@ export class Instance {
     }
   }
 
-  /** the code an error's stack is in: a workflow's failing step's, a component's own */
-  #codeOf(cellId: string | undefined): string {
-    if (cellId === undefined) return this.#code;
-    try {
-      return parseWorkflowCode(this.#code)?.find((s) => s.cellId === cellId)?.code ?? this.#code;
-    } catch {
-      return this.#code;
+  /** the map of the code an error's stack is in: a workflow's failing step's, a component's own */
+  #mapOf(cellId: string | undefined): LineMap | null {
+    const key = cellId ?? "";
+    if (!this.#maps.has(key)) {
+      if (cellId === undefined) this.#maps.set(key, lineMapOf(this.#code));
+      else {
+        // a workflow: every step's map at once, so its code is parsed once
+        let steps: Array<{ cellId: string; code: string }> = [];
+        try {
+          steps = parseWorkflowCode(this.#code) ?? [];
+        } catch {
+          // not a workflow's code after all: no step maps
+        }
+        for (const s of steps) this.#maps.set(s.cellId, lineMapOf(s.code));
+        if (!this.#maps.has(key)) this.#maps.set(key, null);
+      }
     }
+    return this.#maps.get(key) ?? null;
   }
 
   #reported(raw: unknown): InvocationError {
