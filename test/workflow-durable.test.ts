@@ -133,6 +133,9 @@ describe("durable workflow runs", () => {
     assert.ok(suspended.waiting.until_ms > Date.now() + 30_000, JSON.stringify(suspended.waiting));
     assertErrorEnvelope(await t.request("POST", `/v1/runs/${suspended.id}/resume`, { key: other.key, body: {} }), 404, "not_found");
     assertErrorEnvelope(await t.request("POST", `/v1/runs/${suspended.id}/resume`, { key: user.key, body: { data: 1, extra: true } }), 400, "invalid_request");
+    let deep: unknown = 1;
+    for (let i = 0; i < 70; i++) deep = [deep];
+    assertErrorEnvelope(await t.request("POST", `/v1/runs/${suspended.id}/resume`, { key: user.key, body: { data: deep } }), 400, "invalid_request");
     const res = await t.request("POST", `/v1/runs/${suspended.id}/resume`, { key: user.key, body: { data: { approved: "yes" } } });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.data.id, suspended.id);

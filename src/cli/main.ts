@@ -49,7 +49,7 @@ program.command("runs <workflow>").description("a workflow's runs, newest first"
   .action(async (id, o) => (await import("./commands/runs.ts")).runs(id, o));
 program.command("replay <run>").description("run a workflow run's trigger event again, as a new run").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).replay(id, o));
-program.command("resume <run>").description("a suspended workflow run goes on now, as its resume URL would").option("--data <json>", "what its step reads as $resume_data.body").option(...json)
+program.command("resume <run>").description("a suspended workflow run goes on now, as its resume URL would").option("--data <json>", "what its step reads as $resume_data.body (a rerun: $.context.run.callback_request.body)").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).resume(id, o));
 program.command("cancel <run>").description("cancel a running or waiting workflow run").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).cancel(id, o));

@@ -1,8 +1,8 @@
 import type { ErrorSummaryRow } from "../store/port.ts";
 
 // What lists and pages show of an emitter's failures: how many errors it has on $errors, and the
-// newest one's message, read out of either shape of $errors event (a source's {error, invocation},
-// a workflow's {original_event, original_context, error: {code, msg, step}}).
+// newest one's message, read out of either shape of an $errors event's `error` (a source's
+// {name, message, stack}, a workflow's {code, msg, step, ...}).
 
 export interface ErrorSummary {
   id: string;
@@ -18,7 +18,7 @@ export function errorSummary(row: ErrorSummaryRow): ErrorSummary {
   let message = "";
   let step: string | null = null;
   try {
-    const e = (JSON.parse(row.last_payload) as { error?: Record<string, unknown> }).error ?? {};
+    const e = (JSON.parse(row.last_error) as Record<string, unknown> | null) ?? {};
     const text = (v: unknown) => (typeof v === "string" ? v : undefined);
     name = text(e.name) ?? text(e.code) ?? name;
     message = text(e.message) ?? text(e.msg) ?? "";

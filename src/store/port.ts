@@ -691,8 +691,8 @@ export interface ErrorSummaryRow {
   emitter_id: string;
   total: number;
   last_ms: number;
-  /** the newest $errors event's payload, JSON */
-  last_payload: string;
+  /** the newest $errors event's `error` member, JSON */
+  last_error: string;
 }
 
 export interface EventStore {

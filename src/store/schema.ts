@@ -258,12 +258,13 @@ export interface WorkflowRunStepsTable {
   resume_data: string | null;
 }
 
-/** what steps queued with $.send.http / $.send.email (migration 016) */
+/** when an emitter's owner was last emailed about its errors (migration 018) */
 export interface ErrorNoticesTable {
   emitter_id: string;
   last_sent_ms: number;
 }
 
+/** what steps queued with $.send.http / $.send.email (migration 016) */
 export interface RunSendsTable {
   id: string;
   run_id: string;

@@ -47,7 +47,8 @@ export async function events(id: string, opts: { follow?: boolean; stream?: stri
     // as `tail -f`: the latest events first (oldest of them first), then the stream from the
     // newest of them on, so nothing that comes meanwhile is missed or printed twice
     for (const s of [...rows].reverse()) process.stdout.write(line(s, opts.json) + "\n");
-    return tail(kind, id, opts.stream, opts.json, undefined, undefined, rows[0]?.id);
+    // an empty stream: from its very start ("0-0"), so an event that comes meanwhile is not missed
+    return tail(kind, id, opts.stream, opts.json, undefined, undefined, rows[0]?.id ?? "0-0");
   }
   if (opts.json) return printJson(rows);
   printTable(

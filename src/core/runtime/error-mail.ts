@@ -44,7 +44,7 @@ export class ErrorMail {
 
   async #send(t: Target, id: string, to: string, row: EventRow, now: number): Promise<void> {
     if (!(await this.#d.store.errorNotices.claim(id, now, GAP_MS))) return;
-    const { last_error: e } = errorSummary({ emitter_id: id, total: 1, last_ms: row.ms, last_payload: row.payload });
+    const { last_error: e } = errorSummary({ emitter_id: id, total: 1, last_ms: row.ms, last_error: errorJson(row.payload) });
     const name = t.workflow?.name ?? t.source.name;
     const kind = t.workflow ? "workflow" : "source";
     const base = this.#d.publicUrl.replace(/\/+$/, "");
@@ -65,6 +65,15 @@ export class ErrorMail {
       ].join("\n"),
     });
     if (!out.ok) this.#d.log(new Error(out.reason), `error email for ${id} to its owner`);
+  }
+}
+
+/** the `error` member of an $errors event's payload, JSON */
+function errorJson(payload: string): string {
+  try {
+    return JSON.stringify((JSON.parse(payload) as { error?: unknown }).error ?? null);
+  } catch {
+    return "null";
   }
 }
 

@@ -426,7 +426,14 @@ export class Invocations {
     if (out.deliveries.length > 0) this.onDeliveries(out.deliveries);
     if (this.onError) {
       const failed = rows.find((r) => r.event_name === "$errors");
-      if (failed) this.onError(t, failed);
+      // committed already: whatever the listener does, the result stands
+      if (failed) {
+        try {
+          this.onError(t, failed);
+        } catch (e) {
+          this.#d.log(e, `error listener of ${t.source.id}`);
+        }
+      }
     }
   }
 }

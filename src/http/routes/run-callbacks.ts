@@ -8,9 +8,9 @@ import { isJsonType, rawBodyParser, withoutSessionCookie } from "../raw-body.ts"
 // and chat messages; the key's token is what authorizes). The request that resumes a run becomes
 // `steps.<name>.$resume_data` ({method, headers, body}): a JSON body parsed, any other as text.
 
-const BODY_LIMIT = 512 * 1024;
+export const BODY_LIMIT = 512 * 1024;
 // the body sits two levels down in the steps' results (steps.<name>.$resume_data.body)
-const MAX_BODY_DEPTH = 60;
+export const MAX_BODY_DEPTH = 60;
 
 function bodyOf(req: FastifyRequest): unknown {
   const buf = req.body;

@@ -3,6 +3,9 @@ import type { Core } from "../../core/core.ts";
 import { EVENT_PREVIEW_BYTES, RUN_STATUSES, STEP_VALUE_PREVIEW_BYTES, parseExpand } from "../../core/workflows/runs.ts";
 import { Filter, IdParams, Paging, data, page, withErrors } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
+import { BODY_LIMIT as RESUME_BODY_LIMIT, MAX_BODY_DEPTH as RESUME_MAX_DEPTH } from "./run-callbacks.ts";
+import { jsonTooDeep } from "../../lib/json-shape.ts";
+import { invalid } from "../../lib/errors.ts";
 
 // Workflow runs (workflows §3): a workflow's runs, one run with its steps, replay and cancel.
 // Another user's run or workflow is a 404, like a missing one.
@@ -114,6 +117,8 @@ export function runRoutes(core: Core): FastifyPluginAsyncTypebox {
     app.post(
       "/runs/:run_id/resume",
       {
+        // what a resume URL takes: the data sits deep in the steps' results ($resume_data.body)
+        bodyLimit: RESUME_BODY_LIMIT,
         schema: {
           tags,
           params: RunParams,
@@ -127,6 +132,9 @@ export function runRoutes(core: Core): FastifyPluginAsyncTypebox {
         },
       },
       async (req) => {
+        if (req.body?.data !== undefined && jsonTooDeep(JSON.stringify(req.body.data), RESUME_MAX_DEPTH)) {
+          throw invalid(`data is nested deeper than ${RESUME_MAX_DEPTH} levels`, [{ field: "data", message: `must be nested at most ${RESUME_MAX_DEPTH} levels deep` }]);
+        }
         const run = await runs.resume(req.user, req.params.run_id, req.body?.data);
         return { data: runs.view(run, await runs.steps(run), new Set()) };
       },

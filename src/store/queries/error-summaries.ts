@@ -1,12 +1,14 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Dialect } from "./raw-rows.ts";
 import type { Database } from "../schema.ts";
 import type { ErrorSummaryRow } from "../port.ts";
 
 // How each of a user's emitters is failing, for lists and pages that show it: its stored $errors
-// count (stream_counts, kept by every write) and its newest $errors event. One round trip: one
-// indexed newest-row lookup per emitter with errors, put together with UNION ALL.
+// count (stream_counts, kept by every write) and its newest $errors event's `error` member (a
+// workflow's event also holds its trigger event, up to a MiB, which is not read out). One round
+// trip: one indexed newest-row lookup per emitter with errors, put together with UNION ALL.
 
-export async function errorSummaries(db: Kysely<Database>, userId: string, emitterIds: string[]): Promise<ErrorSummaryRow[]> {
+export async function errorSummaries(db: Kysely<Database>, dialect: Dialect, userId: string, emitterIds: string[]): Promise<ErrorSummaryRow[]> {
   if (emitterIds.length === 0) return [];
   const counts = await db
     .selectFrom("stream_counts")
@@ -17,12 +19,13 @@ export async function errorSummaries(db: Kysely<Database>, userId: string, emitt
     .where("total", ">", 0)
     .execute();
   if (counts.length === 0) return [];
+  const errorOf = dialect === "postgres" ? sql<string | null>`(payload::jsonb -> 'error')::text` : sql<string | null>`json_extract(payload, '$.error')`;
   const newest = (id: string) =>
     db
       .selectFrom((eb) =>
         eb
           .selectFrom("events")
-          .select(["emitter_id", "ms", "payload"])
+          .select(["emitter_id", "ms", errorOf.as("error")])
           .where("emitter_id", "=", id)
           .where("event_name", "=", "$errors")
           .orderBy("ms", "desc")
@@ -36,6 +39,6 @@ export async function errorSummaries(db: Kysely<Database>, userId: string, emitt
   const last = new Map((await q.execute()).map((r) => [r.emitter_id, r]));
   return counts.flatMap((c) => {
     const l = last.get(c.emitter_id);
-    return l ? [{ emitter_id: c.emitter_id, total: Number(c.total), last_ms: Number(l.ms), last_payload: l.payload }] : [];
+    return l ? [{ emitter_id: c.emitter_id, total: Number(c.total), last_ms: Number(l.ms), last_error: l.error ?? "null" }] : [];
   });
 }

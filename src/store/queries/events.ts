@@ -33,7 +33,7 @@ export function eventQueries(db: Kysely<Database>, dialect: Dialect): EventStore
   const stream = (emitterId: string, eventName: string) =>
     db.selectFrom("events").where("emitter_id", "=", emitterId).where("event_name", "=", eventName);
   return {
-    errorSummaries: (userId, emitterIds) => errorSummaries(db, userId, emitterIds),
+    errorSummaries: (userId, emitterIds) => errorSummaries(db, dialect, userId, emitterIds),
     async page(emitterId, eventName, req) {
       let q = stream(emitterId, eventName).selectAll();
       if (req.after) q = q.where((eb) => olderThan(eb, req.after!)).orderBy("ms", "desc").orderBy("n", "desc");
