@@ -5,7 +5,7 @@ import { startApp, assertErrorEnvelope, detailFields, type TestApp } from "./hel
 // GET /v1/users/me/components and GET /v1/components/registry: paginated, newest first, no code.
 
 const code = (key: string) => `export default { key: "${key}", name: "N ${key}", version: "1.0.${key.length}", props: { note: { type: "string", optional: true } }, run() {} };`;
-const SUMMARY_FIELDS = ["code_hash", "configurable_props", "created_at", "id", "name", "updated_at", "version"];
+const SUMMARY_FIELDS = ["code_hash", "configurable_props", "created_at", "description", "id", "key", "name", "type", "updated_at", "version"];
 
 let t: TestApp;
 before(async () => {

@@ -250,6 +250,8 @@ describe("dashboard", { skip }, () => {
     await go(`#/sources/${source.id}/errors`);
     const row = page.getByTestId("event-row").first();
     await row.waitFor();
+    // the row says the error, not the start of its JSON
+    await row.getByText("Error: the parser choked on a tab character").waitFor();
     await row.getByRole("button").first().click();
     await row.getByTestId("event-detail").getByText(/the parser choked on a tab character/).first().waitFor();
     await shot("source-errors");

@@ -8,7 +8,7 @@ import { assertErrorEnvelope, detailFields, startApp, waitFor, type TestApp } fr
 // these tests write runs the way it will: through the store's commit (CommitBatch.runs, runSteps,
 // runTrims), for workflows made through the API.
 
-const RUN_FIELDS = ["deployment_id", "ended_at_ms", "id", "replay_of", "response", "started_at_ms", "status", "summary", "trigger_event", "workflow_id"];
+const RUN_FIELDS = ["deployment_id", "ended_at_ms", "id", "replay_of", "response", "started_at_ms", "status", "summary", "trigger_event", "waiting", "workflow_id"];
 const STEP_FIELDS = ["attempts", "ended_at_ms", "exports", "id", "logs", "name", "return_value", "sends", "started_at_ms", "status"];
 
 interface User {
@@ -131,6 +131,7 @@ describe("workflow runs", () => {
       summary: null,
       response: null,
       replay_of: null,
+      waiting: null,
     });
   });
 

@@ -9,8 +9,32 @@ import type { EventSummary } from "./live-events.ts";
 
 const time = formatWhen;
 
+/** An $errors event's error (a source's {name, message}, a workflow's {code, msg, step}) in a line. */
+function errorLine(ev: unknown): string | undefined {
+  const err = (ev as { error?: Record<string, unknown> } | null)?.error;
+  if (!err || typeof err !== "object") return undefined;
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const message = str(err.message) ?? str(err.msg);
+  if (message === undefined) return undefined;
+  const step = str(err.step);
+  return `${step ? `step ${step}: ` : ""}${str(err.name) ?? str(err.code) ?? "Error"}: ${message}`;
+}
+
+/** A $logs event's lines ({lines: [{level, msg}]}): the first, and how many more. */
+function logLine(ev: unknown): string | undefined {
+  const lines = (ev as { lines?: unknown } | null)?.lines;
+  if (!Array.isArray(lines) || lines.length === 0) return undefined;
+  const first = lines[0] as { msg?: unknown; level?: unknown };
+  if (typeof first?.msg !== "string") return undefined;
+  const level = typeof first.level === "string" && first.level !== "log" ? `[${first.level}] ` : "";
+  return `${level}${first.msg}${lines.length > 1 ? `  (+${lines.length - 1} more)` : ""}`;
+}
+
 function preview(e: EventSummary): string {
   if (e.metadata?.summary) return e.metadata.summary;
+  // an error or a run's log lines: their message, not the start of their JSON
+  const said = errorLine(e.event) ?? logLine(e.event);
+  if (said !== undefined) return said.length > 140 ? said.slice(0, 140) + "…" : said;
   // an HTTP source's event: the request line and its body say more than its headers
   const http = e.event as { method?: unknown; path?: unknown; body?: unknown } | null;
   const text =
