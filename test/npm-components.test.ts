@@ -42,6 +42,27 @@ const PACKAGES: FixturePackage[] = [
   },
   { name: "native-addon", version: "1.0.0", gypfile: true, files: { "index.js": `module.exports = require("./build/Release/addon.node");`, "binding.gyp": "{}" } },
   { name: "fs-lazy", version: "1.0.0", files: { "index.js": `const fs = require("fs"); module.exports = { ok: () => "loaded", read: () => fs.readFileSync("/etc/passwd", "utf8") };` } },
+  // what real packages expect of Node (the AWS SDK's config loader, Shopify's client): a missing
+  // file fails as Node fails (ENOENT, a promise rejects, a callback gets it), and url has URL
+  {
+    name: "node-faithful",
+    version: "1.0.0",
+    files: {
+      "index.js": `const fs = require("fs"); const fsp = require("fs/promises"); const url = require("url");
+        module.exports = async () => {
+          const out = {};
+          out.promise = await fs.promises.readFile("/home/x/.aws/config", "utf8").then(() => "read", (e) => e.code);
+          out.fsp = await fsp.stat("/nope").then(() => "found", (e) => e.code + " " + e.syscall + " " + e.path);
+          out.callback = await new Promise((r) => fs.readFile("/nope", (e) => r(e && e.code)));
+          out.exists = fs.existsSync("/nope");
+          try { fs.writeFileSync("/tmp/x", "y"); } catch (e) { out.write = e.code; }
+          out.url = new url.URL("https://shop.example/admin?x=1").searchParams.get("x");
+          out.parsed = url.parse("http://a.example:8080/p?q=2").port;
+          out.path = url.fileURLToPath("file:///srv/app/index.js");
+          return out;
+        };`,
+    },
+  },
   // ~1.2 MB each, incompressible enough: two of them pass a 1 MiB cache cap
   { name: "big-a", version: "1.0.0", files: { "index.js": `module.exports = "a";`, "blob.txt": noise(1_200_000, 1) } },
   { name: "big-b", version: "1.0.0", files: { "index.js": `module.exports = "b";`, "blob.txt": noise(1_200_000, 2) } },
@@ -63,12 +84,13 @@ import mix from "node-mix";
 import get from "http-getter";
 import { hello } from "@fixture/scoped";
 import fsLazy from "fs-lazy";
+import nodeFaithful from "node-faithful";
 export default {
   props: { url: { type: "string" } },
   async run() {
     let fsErr;
     try { fsLazy.read(); } catch (e) { fsErr = e.message; }
-    this.$emit({ pad: padV1("a"), mix: mix("hi"), http: await get(this.url), scoped: hello(), fs: fsLazy.ok(), fsErr });
+    this.$emit({ pad: padV1("a"), mix: mix("hi"), http: await get(this.url), scoped: hello(), fs: fsLazy.ok(), fsErr, node: await nodeFaithful() });
   },
 };`;
 
@@ -108,7 +130,17 @@ describe("npm packages in components", () => {
     assert.deepEqual(got.http, { status: 200, body: "hello http-getter", type: "text/plain" });
     assert.equal(got.scoped, "scoped");
     assert.equal(got.fs, "loaded");
-    assert.match(got.fsErr, /fs\.readFileSync is not available in the sandbox/);
+    assert.match(got.fsErr, /^ENOENT: no such file or directory, open '\/etc\/passwd'$/);
+    assert.deepEqual(got.node, {
+      promise: "ENOENT",
+      fsp: "ENOENT stat /nope",
+      callback: "ENOENT",
+      exists: false,
+      write: "EROFS",
+      url: "1",
+      parsed: "8080",
+      path: "/srv/app/index.js",
+    });
   });
 
   it("the component keeps its code; saving again uses the cache (no tarball fetched twice)", async () => {

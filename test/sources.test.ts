@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
   startApp,
+  waitEvents,
   assertErrorEnvelope,
   assertRecentSeconds,
   detailFields,
@@ -252,6 +253,30 @@ test("an app prop may be omitted (then not echoed) or given its auth object (ech
   const auth = { oauth_access_token: "tok" };
   const withAuth = await create(user, { component_id: id, configured_props: { zeta: "z", plain: false, feed: auth } });
   assert.deepEqual(withAuth.configured_props.feed, auth);
+});
+
+test("an alert prop (display-only, as Pipedream's) is described with its text, never required nor stored", async () => {
+  const user = await t.newUser();
+  const code = `export default {
+    name: "With a note",
+    props: {
+      note: { type: "alert", alertType: "warning", content: "Create an API token first." },
+      token: { type: "string" },
+    },
+    run() { this.$emit({ note: this.note === undefined ? "none" : "some", token: this.token }); },
+  };`;
+  const id = await saveComponent(user, code);
+  const comp = await t.request("GET", `/v1/components/${id}`, { key: user.key });
+  const note = comp.body.data.configurable_props.find((p: { name: string }) => p.name === "note");
+  assert.deepEqual([note.type, note.alertType, note.content], ["alert", "warning", "Create an API token first."]);
+  const src = await create(user, { component_id: id, configured_props: { token: "t" } });
+  assert.equal("note" in src.configured_props, false);
+  // a value sent for it anyway is not kept
+  const again = await create(user, { component_id: id, configured_props: { token: "t", note: "ignored" } });
+  assert.equal("note" in again.configured_props, false);
+  await t.request("POST", `/v1/sources/${again.id}/run`, { key: user.key });
+  const [ev] = await waitEvents(t, again.id, 1, "", 10_000, user.key);
+  assert.deepEqual(ev.event, { note: "none", token: "t" });
 });
 
 // ---- validation -------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ import { DATA_STORE } from "./data-stores/store-refs.ts";
 
 /** `$.interface.apphook`: accepted, optional, inert for now (core/runtime-props.ts) */
 export const APPHOOK = "$.interface.apphook";
+/** `alert`: a display-only prop (a note in the props form); never required, never stored */
+export const ALERT = "alert";
 
 // Configured props: checked against the component's declared props (components.md §2) and
 // stored in one normal form: secrets sealed, the timer as {intervalSeconds} or {cron}.
@@ -143,8 +145,9 @@ export function normalizeProps(
   for (const p of meta.props) {
     const given = own(input, p.name);
     const value = given !== undefined ? given : own(previous, p.name);
-    // an apphook is configured by its app prop (and inert for now): nothing of its own to store
-    if (p.type === "$.interface.http" || p.type === "$.service.db" || p.type === APPHOOK) continue;
+    // an apphook is configured by its app prop (and inert for now): nothing of its own to store;
+    // an alert is a note to whoever sets the props (Pipedream's display-only type): never a value
+    if (p.type === "$.interface.http" || p.type === "$.service.db" || p.type === APPHOOK || p.type === ALERT) continue;
     if (p.type === "$.interface.timer") {
       const timer = value === undefined ? defaultTimer(p) : timerFrom(value, `${at}.${p.name}`, problems);
       if (timer) out[p.name] = timer;

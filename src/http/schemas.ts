@@ -77,6 +77,8 @@ export const ConfigurableProp = Type.Object(
     default: Type.Optional(Type.Unknown()),
     appProp: Type.Optional(Type.String()),
     eventNames: Type.Optional(Type.Array(Type.String())),
+    alertType: Type.Optional(Type.String({ description: "an `alert` prop's kind: info, neutral, warning or error" })),
+    content: Type.Optional(Type.String({ description: "an `alert` prop's text (Markdown), shown where the props are set" })),
   },
   { additionalProperties: true },
 );

@@ -341,6 +341,7 @@ describe("invoke: @pipedream/platform", () => {
         let refused; try { await getFileStream("/etc/passwd"); } catch (e) { refused = e.name; }
         this.$emit({ starts: text.slice(0, 5), n, metadata, refused,
           oauth: transformConfigForOauth({ method: "post", url: "/x", baseURL: "https://api.example.com", params: { a: 1 }, data: { b: 2 } }),
+          oauthGet: transformConfigForOauth({ url: "https://api.example.com/y" }),
           helpers: [typeof defineAction({}), typeof defineApp({})] });
       } })`,
       { event: origin, fetchAllow: allow },
@@ -351,7 +352,9 @@ describe("invoke: @pipedream/platform", () => {
     assert.equal(e.n, RSS.length);
     assert.deepEqual(e.metadata, { size: RSS.length, contentType: "application/rss+xml", name: "feed" });
     assert.equal(e.refused, "ConfigurationError");
-    assert.deepEqual(e.oauth, { method: "POST", url: "https://api.example.com/x?a=1", data: { b: 2 } });
+    // the method as given, "get" when none is (as Pipedream's: signers compare it as written)
+    assert.deepEqual(e.oauth, { method: "post", url: "https://api.example.com/x?a=1", data: { b: 2 } });
+    assert.deepEqual(e.oauthGet, { method: "get", url: "https://api.example.com/y" });
     assert.deepEqual(e.helpers, ["object", "object"]);
   });
 });

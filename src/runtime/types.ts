@@ -33,6 +33,9 @@ export interface PropDefinition {
   /** for `$.interface.apphook` props: the app prop it hooks, and the event names (when fixed) */
   appProp?: string;
   eventNames?: string[];
+  /** for `alert` props (shown in the props form, never configured): its kind and its text */
+  alertType?: string;
+  content?: string;
 }
 
 export interface ComponentMeta {

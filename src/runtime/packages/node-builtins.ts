@@ -53,6 +53,10 @@ const BRIDGES: Record<string, string> = {
   zlib: "zlib.js",
   tty: "tty.js",
   diagnostics_channel: "diagnostics-channel.js",
+  // the legacy url API, with the WHATWG classes Node exports beside it
+  url: "url.js",
+  // no files: every path missing, as Node says it
+  fs: "fs.cjs",
   // the sandbox's own `process` global (isolate/process.js): one process.env per run, for all
   process: "process.cjs",
 };
@@ -71,6 +75,7 @@ export function builtinFile(name: string): string | undefined {
     resolved.set("path/posix", require.resolve("path-browserify"));
     resolved.set("assert/strict", join(NODE_DIR, "assert-strict.js"));
     resolved.set("timers/promises", join(NODE_DIR, "timers-promises.js"));
+    resolved.set("fs/promises", join(NODE_DIR, "fs-promises.cjs"));
   }
   return resolved.get(name);
 }

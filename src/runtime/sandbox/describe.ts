@@ -57,7 +57,7 @@ export function describeComponent(component: unknown): string {
     }
     if (typeof p.type !== "string") return fail(`prop "${name}" has no type`);
     const out: Record<string, unknown> = { name, type: p.type };
-    for (const f of ["label", "description", "app", "appProp"]) if (typeof p[f] === "string") out[f] = p[f];
+    for (const f of ["label", "description", "app", "appProp", "alertType", "content"]) if (typeof p[f] === "string") out[f] = p[f];
     // an apphook's event names may be computed by a function: only a fixed list is described
     if (Array.isArray(p.eventNames) && p.eventNames.every((e: unknown) => typeof e === "string")) out.eventNames = [...p.eventNames];
     for (const f of ["optional", "secret", "customResponse"]) if (typeof p[f] === "boolean") out[f] = p[f];

@@ -16,6 +16,8 @@ function prop(raw: unknown): PropDefinition | undefined {
   if (typeof raw.description === "string") p.description = raw.description;
   if (typeof raw.app === "string") p.app = raw.app;
   if (typeof raw.appProp === "string") p.appProp = raw.appProp;
+  if (typeof raw.alertType === "string") p.alertType = raw.alertType;
+  if (typeof raw.content === "string") p.content = raw.content;
   if (Array.isArray(raw.eventNames)) p.eventNames = strings(raw.eventNames);
   if (typeof raw.optional === "boolean") p.optional = raw.optional;
   if (typeof raw.secret === "boolean") p.secret = raw.secret;

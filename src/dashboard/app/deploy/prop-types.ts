@@ -15,10 +15,16 @@ export interface PropDef {
   options?: unknown[];
   min?: number;
   max?: number;
+  /** an `alert` prop: a note shown in the form, never a value */
+  alertType?: string;
+  content?: string;
 }
 
 /** Props the server fills itself: no input for them. */
 export const SERVER_FILLED = new Set(["$.service.db", "$.interface.http", "$.interface.apphook"]);
+
+/** Props that are shown and never sent: Pipedream's display-only `alert`. */
+export const isNote = (p: PropDef): boolean => p.type === "alert";
 
 export type FormValue = string | boolean;
 
@@ -106,7 +112,7 @@ export function collect(props: PropDef[], values: Record<string, FormValue>, exp
   const configured: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const p of props) {
-    if (SERVER_FILLED.has(p.type) || values[p.name] === undefined) continue;
+    if (SERVER_FILLED.has(p.type) || isNote(p) || values[p.name] === undefined) continue;
     try {
       const v = toConfigured(p, values[p.name], expressions);
       if (v !== undefined) configured[p.name] = v;

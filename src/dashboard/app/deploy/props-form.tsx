@@ -1,5 +1,5 @@
-import { Group, NativeSelect, PasswordInput, SegmentedControl, Stack, Switch, Text, TextInput, Textarea } from "@mantine/core";
-import { SERVER_FILLED, takesExpression, type FormValue, type PropDef, type TimerValue } from "./prop-types.ts";
+import { Alert, Group, NativeSelect, PasswordInput, SegmentedControl, Stack, Switch, Text, TextInput, Textarea } from "@mantine/core";
+import { SERVER_FILLED, isNote, takesExpression, type FormValue, type PropDef, type TimerValue } from "./prop-types.ts";
 import { AccountSelect, DataStoreSelect } from "./ref-selects.tsx";
 
 // Inputs for a component's configurable props, one per prop by its type. `errors` are the API's
@@ -53,7 +53,15 @@ interface InputProps {
   kept: boolean;
 }
 
+const ALERT_COLORS: Record<string, string> = { info: "blue", neutral: "gray", warning: "yellow", error: "red" };
+
 function PropInput({ prop: p, value, onChange, error, expressions, kept }: InputProps) {
+  if (isNote(p))
+    return (
+      <Alert color={ALERT_COLORS[p.alertType ?? "info"] ?? "blue"} variant="light" data-prop={p.name} style={{ whiteSpace: "pre-wrap" }}>
+        {p.content ?? p.description ?? ""}
+      </Alert>
+    );
   const common = {
     label: p.label ?? p.name,
     // the prop's own name is the API's business (configured_props.<name>): the hint is the author's

@@ -110,5 +110,6 @@ export function transformConfigForOauth(config = {}) {
   const url = new URL(config.url, config.baseURL);
   for (const [k, v] of Object.entries(config.params ?? {})) if (v !== undefined) url.searchParams.append(k, String(v));
   const data = config.data && typeof config.data === "object" && !(config.data instanceof Uint8Array) ? config.data : undefined;
-  return { method: String(config.method ?? "get").toUpperCase(), url: url.href, data };
+  // the method as given (Pipedream's is "get" when none is), not upper-cased: signers lower-case it themselves or compare as written
+  return { method: config.method ?? "get", url: url.href, data };
 }
