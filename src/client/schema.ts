@@ -1314,6 +1314,10 @@ export interface paths {
                                     default?: unknown;
                                     appProp?: string;
                                     eventNames?: string[];
+                                    /** @description an `alert` prop's kind: info, neutral, warning or error */
+                                    alertType?: string;
+                                    /** @description an `alert` prop's text (Markdown), shown where the props are set */
+                                    content?: string;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1450,6 +1454,10 @@ export interface paths {
                                     default?: unknown;
                                     appProp?: string;
                                     eventNames?: string[];
+                                    /** @description an `alert` prop's kind: info, neutral, warning or error */
+                                    alertType?: string;
+                                    /** @description an `alert` prop's text (Markdown), shown where the props are set */
+                                    content?: string;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1554,6 +1562,10 @@ export interface paths {
                                     default?: unknown;
                                     appProp?: string;
                                     eventNames?: string[];
+                                    /** @description an `alert` prop's kind: info, neutral, warning or error */
+                                    alertType?: string;
+                                    /** @description an `alert` prop's text (Markdown), shown where the props are set */
+                                    content?: string;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1699,6 +1711,10 @@ export interface paths {
                                     default?: unknown;
                                     appProp?: string;
                                     eventNames?: string[];
+                                    /** @description an `alert` prop's kind: info, neutral, warning or error */
+                                    alertType?: string;
+                                    /** @description an `alert` prop's text (Markdown), shown where the props are set */
+                                    content?: string;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1813,6 +1829,10 @@ export interface paths {
                                     default?: unknown;
                                     appProp?: string;
                                     eventNames?: string[];
+                                    /** @description an `alert` prop's kind: info, neutral, warning or error */
+                                    alertType?: string;
+                                    /** @description an `alert` prop's text (Markdown), shown where the props are set */
+                                    content?: string;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1927,6 +1947,10 @@ export interface paths {
                                     default?: unknown;
                                     appProp?: string;
                                     eventNames?: string[];
+                                    /** @description an `alert` prop's kind: info, neutral, warning or error */
+                                    alertType?: string;
+                                    /** @description an `alert` prop's text (Markdown), shown where the props are set */
+                                    content?: string;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
