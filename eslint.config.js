@@ -24,4 +24,10 @@ export default tseslint.config(
   },
   { files: ["src/runtime/sandbox/node/*.js"], languageOptions: { globals: sandboxGlobals } },
   { files: ["src/runtime/sandbox/node/forbidden.cjs"], languageOptions: { sourceType: "commonjs", globals: { module: "writable" } } },
+  // the fs stand-in (CommonJS, as packages require it) runs in the isolate: its globals are the isolate's
+  {
+    files: ["src/runtime/sandbox/node/fs.cjs", "src/runtime/sandbox/node/fs-promises.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly", URL: "readonly", queueMicrotask: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );
