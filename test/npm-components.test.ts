@@ -59,6 +59,11 @@ const PACKAGES: FixturePackage[] = [
           out.url = new url.URL("https://shop.example/admin?x=1").searchParams.get("x");
           out.parsed = url.parse("http://a.example:8080/p?q=2").port;
           out.path = url.fileURLToPath("file:///srv/app/index.js");
+          // an optional dependency that isn't installed: the save works, the require fails when it runs
+          try { require("source-map-not-installed"); out.optional = "found"; } catch (e) { out.optional = e.code; }
+          // and one required outside any try, on a path that isn't taken (escodegen's source-map)
+          const whenAsked = () => require("not-installed-either").SourceNode;
+          out.lazy = typeof whenAsked;
           return out;
         };`,
     },
@@ -140,6 +145,8 @@ describe("npm packages in components", () => {
       url: "1",
       parsed: "8080",
       path: "/srv/app/index.js",
+      optional: "MODULE_NOT_FOUND",
+      lazy: "function",
     });
   });
 

@@ -6,7 +6,7 @@ import { AppError } from "../../lib/errors.ts";
 import { installTree, resolveTree } from "./install.ts";
 import { builtinFile, FORBIDDEN_FILE, GLOBALS, isBridgeFile } from "./node-builtins.ts";
 import { Registry } from "./registry.ts";
-import { attributesError, checkLoad, CONFINED, inTree, resolveInTree, type Confinement } from "./confine.ts";
+import { attributesError, checkLoad, CONFINED, inTree, loadMissing, MISSING, resolveInTree, type Confinement } from "./confine.ts";
 import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
 import { isProvidedModule } from "../sandbox/provided/index.ts";
 import { withLineMap } from "../sandbox/stack-map.ts";
@@ -177,6 +177,7 @@ export class Bundler {
         });
         // the last wall: nothing is read from disk but the tree's and our own files
         b.onLoad({ filter: /.*/, namespace: "file" }, (args) => checkLoad(confinement, args));
+        b.onLoad({ filter: /.*/, namespace: MISSING }, loadMissing);
         b.onLoad({ filter: /.*/, namespace: "forbidden" }, (args) => ({
           contents: `module.exports = require(${JSON.stringify(FORBIDDEN_FILE)})(${JSON.stringify(args.path)});`,
           resolveDir: "/",

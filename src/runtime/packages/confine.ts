@@ -19,6 +19,19 @@ export interface Confinement {
 /** Marks a resolution this module asked esbuild for itself, so that it isn't checked twice. */
 export const CONFINED = Symbol("confined");
 
+/** the namespace of a package's `require()` that resolves to nothing (loadMissing) */
+export const MISSING = "missing";
+
+/** What a missing required module is: a module that throws as Node's `require` would, when required. */
+export function loadMissing(args: OnLoadArgs): { contents: string; loader: "js"; resolveDir: string } {
+  const message = `Cannot find module '${args.path}'`;
+  return {
+    contents: `const e = new Error(${JSON.stringify(message)}); e.code = "MODULE_NOT_FOUND"; throw e;`,
+    loader: "js",
+    resolveDir: "/",
+  };
+}
+
 const CODE = new Set(["", ".js", ".mjs", ".cjs", ".json", ".ts", ".mts", ".cts", ".jsx", ".tsx"]);
 const TRUSTED = [NODE_DIR, ...polyfillPackageDirs()].map(real);
 
@@ -76,9 +89,14 @@ export async function resolveInTree(b: PluginBuild, c: Confinement, args: OnReso
   // only links are ours, between its packages): esbuild resolves it alone, with no round trip.
   if (/^\.{1,2}(\/|$)/.test(specifier) && c.tree !== undefined && isInside(c.tree, resolve(resolveDir, specifier))) return undefined;
   const r = await b.resolve(specifier, { kind: args.kind, importer: args.importer, resolveDir, pluginData: CONFINED, with: args.with });
-  // Unresolved: esbuild resolves it again by itself and fails the same way, which keeps its own
-  // leniency (a `require` inside `try` that fails to resolve is a warning: optional dependencies).
-  if (r.errors.length > 0) return undefined;
+  if (r.errors.length > 0) {
+    // A `require()` of something that isn't there fails in Node only when it runs, and packages
+    // count on that (escodegen requires its optional source-map only when asked for a map; others
+    // try/catch one): it becomes a module that throws Node's MODULE_NOT_FOUND when required.
+    if (args.kind === "require-call") return { path: specifier, namespace: MISSING };
+    // Anything else unresolved: esbuild resolves it again by itself and fails the same way
+    return undefined;
+  }
   if (r.external || r.namespace !== "file") return r;
   if (realIn(r.path, [c.tree])) return r;
   const from = packageOf(args.importer);
