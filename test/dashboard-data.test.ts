@@ -1,10 +1,9 @@
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { browserSkip, go as goTo, modalShown as modalFadedIn, openDashboard, SHOTS, type Dashboard } from "./browser.ts";
+import type {} from "node:net";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { type Locator, type Page } from "playwright-core";
 import { startApp, type TestApp } from "./helpers.ts";
 
 // The dashboard's environment variables and data stores pages in headless Chromium (Debian's
@@ -12,14 +11,6 @@ import { startApp, type TestApp } from "./helpers.ts";
 // the page, the API's field problems show at their inputs, records page with Load more. Each page
 // is saved as a screenshot under test-output/screenshots/, at desktop width and 420 px.
 
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? "/usr/bin/chromium";
-const SHOTS = join(import.meta.dirname, "..", "test-output", "screenshots");
-const skip =
-  process.env.TRIBUTARY_TEST_STORE === "postgres"
-    ? "the dashboard is store-agnostic: its browser tests run in the SQLite pass only"
-    : !existsSync(CHROMIUM)
-      ? `no Chromium at ${CHROMIUM} (install Debian's chromium, or set PLAYWRIGHT_CHROMIUM): browser tests skipped`
-      : false;
 
 const DESKTOP = { width: 1280, height: 860 };
 const NARROW = { width: 420, height: 860 };
@@ -28,33 +19,17 @@ const labelled = (text: string) => new RegExp(`^${text.replace(/[()]/g, "\\$&")}
 const SECRET = "xoxb-very-secret-token-1f2e3d";
 const NEW_SECRET = "xoxb-replacement-token-9a8b7c";
 
-describe("dashboard: environment variables and data stores", { skip }, () => {
+describe("dashboard: environment variables and data stores", { skip: browserSkip }, () => {
   let t: TestApp;
-  let origin: string;
-  let context: BrowserContext;
   let page: Page;
-  let profile: string;
+  let dash: Dashboard | undefined;
 
   before(async () => {
     t = await startApp();
-    await t.app.http.listen({ port: 0, host: "127.0.0.1" });
-    origin = `http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}`;
-    mkdirSync(SHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), "tributary-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: DESKTOP,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
-    page = context.pages()[0] ?? (await context.newPage());
+    dash = await openDashboard(t, { clipboard: true, viewport: DESKTOP });
+    ({ page } = dash);
     // a missing element fails its test in 10 s, not the default 30
     page.setDefaultTimeout(10_000);
-    await page.goto(origin + "/");
-    await page.getByLabel("API key").fill(t.adminKey);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Sources", exact: true }).waitFor();
   });
 
   // the page as it was when a test failed, to see why
@@ -63,9 +38,8 @@ describe("dashboard: environment variables and data stores", { skip }, () => {
   });
 
   after(async () => {
-    await context?.close();
+    await dash?.close();
     await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const shot = async (name: string) => {
@@ -87,15 +61,8 @@ describe("dashboard: environment variables and data stores", { skip }, () => {
     assert.ok(Number(wide) <= NARROW.width, `${name} is ${wide} px wide at ${NARROW.width} px`);
     await page.setViewportSize(DESKTOP);
   };
-  /** Waits for an open modal to finish fading in (a condition, not a sleep). */
-  const modalShown = () =>
-    page.waitForFunction(() => {
-      const w = globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<object> }; getComputedStyle(e: object): { opacity: string } };
-      return Array.from(w.document.querySelectorAll(".mantine-Modal-content")).some((e) => w.getComputedStyle(e).opacity === "1");
-    });
-  const go = async (hash: string) => {
-    await page.evaluate((h) => ((globalThis as unknown as { location: { hash: string } }).location.hash = h), hash);
-  };
+  const modalShown = () => modalFadedIn(page);
+  const go = (hash: string) => goTo(page, hash);
   /** The error Mantine shows under an input (its wrapper's error line). */
   const fieldError = (scope: Locator, text: RegExp) => scope.locator(".mantine-InputWrapper-error").getByText(text);
   const envVars = async () => (await t.request("GET", "/v1/users/me/env")).body.data as { name: string; secret: boolean; value?: string }[];

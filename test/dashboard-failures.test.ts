@@ -1,12 +1,11 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { browserSkip, go as goTo, openDashboard, SHOTS, type Dashboard } from "./browser.ts";
 import { createHmac } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { type Page } from "playwright-core";
 import { createSource, startApp, waitFor, type TestApp } from "./helpers.ts";
 
 // Failures that show (headless Chromium): a source's Run now that fails is a toast with the
@@ -14,14 +13,6 @@ import { createSource, startApp, waitFor, type TestApp } from "./helpers.ts";
 // and an alert on their pages, and a webhook made in the dashboard shows its signing secret once,
 // which verifies the deliveries it then receives.
 
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? "/usr/bin/chromium";
-const SHOTS = join(import.meta.dirname, "..", "test-output", "screenshots");
-const skip =
-  process.env.TRIBUTARY_TEST_STORE === "postgres"
-    ? "the dashboard is store-agnostic: its browser tests run in the SQLite pass only"
-    : !existsSync(CHROMIUM)
-      ? `no Chromium at ${CHROMIUM}: browser tests skipped`
-      : false;
 
 const THROWS = `export default {
   name: "Parser",
@@ -30,12 +21,10 @@ const THROWS = `export default {
   run(event) { throw new TypeError("the parser choked on " + JSON.stringify(event?.body ?? null)); },
 };`;
 
-describe("dashboard: failures that show", { skip }, () => {
+describe("dashboard: failures that show", { skip: browserSkip }, () => {
   let t: TestApp;
-  let origin: string;
-  let context: BrowserContext;
   let page: Page;
-  let profile: string;
+  let dash: Dashboard | undefined;
   let receiver: Server;
   const received: Array<{ body: string; signature: string | undefined }> = [];
 
@@ -51,35 +40,21 @@ describe("dashboard: failures that show", { skip }, () => {
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     const port = (receiver.address() as AddressInfo).port;
     t = await startApp({ TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` });
-    await t.app.http.listen({ port: 0, host: "127.0.0.1" });
-    origin = `http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}`;
-    mkdirSync(SHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), "tributary-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 860 },
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(origin + "/");
-    await page.getByLabel("API key").fill(t.adminKey);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Sources", exact: true }).waitFor();
+    dash = await openDashboard(t);
+    ({ page } = dash);
   });
 
   after(async () => {
-    await context?.close();
+    await dash?.close();
     await t?.close();
     receiver?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const shot = async (name: string) => {
     await page.evaluate("window.scrollTo(0, 0)");
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
-  const go = (hash: string) => page.evaluate((h) => ((globalThis as unknown as { location: { hash: string } }).location.hash = h), hash);
+  const go = (hash: string) => goTo(page, hash);
 
   it("Run now on a source that throws: a toast with the error; the list and the page show the failure", async () => {
     const src = await createSource(t, THROWS, { name: "Parser" });

@@ -1,10 +1,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { browserSkip, closedPort, go as goTo, modalShown as modalFadedIn, openDashboard, SHOTS, type Dashboard } from "./browser.ts";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { type Page } from "playwright-core";
 import { createSource, endpointPath, startApp, waitFor, type TestApp } from "./helpers.ts";
 
 // The dashboard's run inspector in headless Chromium (as test/dashboard.test.ts): a workflow's
@@ -13,14 +11,6 @@ import { createSource, endpointPath, startApp, waitFor, type TestApp } from "./h
 // triggered through the API; the browser only looks and clicks. Screenshots go under
 // test-output/screenshots/ (desktop, and 420 px wide).
 
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? "/usr/bin/chromium";
-const SHOTS = join(import.meta.dirname, "..", "test-output", "screenshots");
-const skip =
-  process.env.TRIBUTARY_TEST_STORE === "postgres"
-    ? "the dashboard is store-agnostic: its browser tests run in the SQLite pass only"
-    : !existsSync(CHROMIUM)
-      ? `no Chromium at ${CHROMIUM} (install Debian's chromium, or set PLAYWRIGHT_CHROMIUM): browser tests skipped`
-      : false;
 
 const step = (body: string) => `export default { async run({ steps, $ }) { ${body} } };`;
 
@@ -38,21 +28,10 @@ export default {
 };
 `;
 
-/** A 127.0.0.1 port with nothing listening: a send to it fails at once (connection refused). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-describe("dashboard: runs and invocations", { skip }, () => {
+describe("dashboard: runs and invocations", { skip: browserSkip }, () => {
   let t: TestApp;
-  let origin: string;
-  let context: BrowserContext;
   let page: Page;
-  let profile: string;
+  let dash: Dashboard | undefined;
   let orders: any;
   let approval: any;
   let deadPort: number;
@@ -61,39 +40,21 @@ describe("dashboard: runs and invocations", { skip }, () => {
     deadPort = await closedPort();
     // a send to the dead port is tried five times, 600 ms apart, then given up
     t = await startApp({ TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${deadPort}`, TRIBUTARY_WEBHOOK_BACKOFF_MS: "600,600,600,600" });
-    await t.app.http.listen({ port: 0, host: "127.0.0.1" });
-    origin = `http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}`;
-    mkdirSync(SHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), "tributary-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 860 },
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(origin + "/");
-    await page.getByLabel("API key").fill(t.adminKey);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Sources", exact: true }).waitFor();
+    dash = await openDashboard(t);
+    ({ page } = dash);
   });
 
   after(async () => {
-    await context?.close();
+    await dash?.close();
     await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const shot = async (name: string) => {
     await page.evaluate("window.scrollTo(0, 0)");
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
-  const go = (hash: string) => page.evaluate((h) => ((globalThis as unknown as { location: { hash: string } }).location.hash = h), hash);
-  const modalShown = () =>
-    page.waitForFunction(() => {
-      const w = globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<object> }; getComputedStyle(e: object): { opacity: string } };
-      return Array.from(w.document.querySelectorAll(".mantine-Modal-content")).some((e) => w.getComputedStyle(e).opacity === "1");
-    });
+  const go = (hash: string) => goTo(page, hash);
+  const modalShown = () => modalFadedIn(page);
   /** no badge on the page has its text cut off */
   const badgesWhole = async () => {
     const clipped = await page.evaluate(() => {

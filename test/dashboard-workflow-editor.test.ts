@@ -1,10 +1,9 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { browserSkip, go as goTo, openDashboard, SHOTS, type Dashboard } from "./browser.ts";
+import type {} from "node:net";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { type Locator, type Page } from "playwright-core";
 import { startApp, waitFor, type TestApp } from "./helpers.ts";
 
 // The dashboard's workflow editor in headless Chromium: steps typed in CodeMirror editors, a
@@ -13,14 +12,6 @@ import { startApp, waitFor, type TestApp } from "./helpers.ts";
 // Run now with a JSON body. Every outcome is checked through the API. Screenshots (desktop and
 // 420 px wide) go under test-output/screenshots/workflow-editor-*.png.
 
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? "/usr/bin/chromium";
-const SHOTS = join(import.meta.dirname, "..", "test-output", "screenshots");
-const skip =
-  process.env.TRIBUTARY_TEST_STORE === "postgres"
-    ? "the dashboard is store-agnostic: its browser tests run in the SQLite pass only"
-    : !existsSync(CHROMIUM)
-      ? `no Chromium at ${CHROMIUM} (install Debian's chromium, or set PLAYWRIGHT_CHROMIUM): browser tests skipped`
-      : false;
 
 // an action published to the registry: a string prop for an expression, an optional data store
 const GREET_ACTION = `
@@ -68,52 +59,34 @@ async function setCode(editor: Locator, code: string): Promise<void> {
   await waitFor(async () => (await codeOf(editor)) === code, 5_000, "the editor to hold the code");
 }
 
-describe("dashboard: the workflow editor", { skip }, () => {
+describe("dashboard: the workflow editor", { skip: browserSkip }, () => {
   let t: TestApp;
-  let origin: string;
-  let context: BrowserContext;
   let page: Page;
-  let profile: string;
+  let dash: Dashboard | undefined;
   let workflowId: string;
   let storeId: string;
 
   before(async () => {
     t = await startApp();
-    await t.app.http.listen({ port: 0, host: "127.0.0.1" });
-    origin = `http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}`;
     const published = await t.request("POST", "/v1/components/registry", { body: { component_code: GREET_ACTION } });
     assert.equal(published.status, 200, published.text);
     const store = await t.request("POST", "/v1/data_stores", { body: { name: "greetings" } });
     assert.equal(store.status, 200, store.text);
     storeId = store.body.data.id;
-    mkdirSync(SHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), "tributary-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 860 },
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(origin + "/");
-    await page.getByLabel("API key").fill(t.adminKey);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Sources", exact: true }).waitFor();
+    dash = await openDashboard(t);
+    ({ page } = dash);
   });
 
   after(async () => {
-    await context?.close();
+    await dash?.close();
     await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const shot = async (name: string) => {
     await page.evaluate("window.scrollTo(0, 0)");
     await page.screenshot({ path: join(SHOTS, `workflow-editor-${name}.png`), fullPage: true });
   };
-  const go = async (hash: string) => {
-    await page.evaluate((h) => ((globalThis as unknown as { location: { hash: string } }).location.hash = h), hash);
-  };
+  const go = (hash: string) => goTo(page, hash);
   const form = () => page.getByTestId("workflow-form");
   const step = (name: string) => form().locator(`[data-testid="step"][data-step-name="${name}"]`);
   const getWorkflow = async () => (await t.request("GET", `/v1/workflows/${workflowId}`)).body.data;
