@@ -14,7 +14,7 @@ import {
 // Also the smaller parts of the same issue: /users/me's orgs, case-insensitive endpoint keys,
 // and `$.interface.apphook` props.
 
-const ACCOUNT_FIELDS = ["app", "auth_fields", "created_at", "id", "name", "updated_at"];
+const ACCOUNT_FIELDS = ["app", "auth_fields", "created_at", "id", "name", "oauth", "status", "updated_at"];
 
 /** A source whose run emits the auth its github app prop sees. */
 const GITHUB_SOURCE = `

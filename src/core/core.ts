@@ -8,6 +8,8 @@ import { Events } from "./events.ts";
 import { Workflows } from "./workflows/workflows.ts";
 import { Webhooks } from "./webhooks.ts";
 import { Accounts } from "./accounts/accounts.ts";
+import { OAuthApps } from "./accounts/oauth-apps.ts";
+import { OAuthConnect } from "./accounts/oauth-connect.ts";
 import { EnvVars } from "./env-vars/env-vars.ts";
 import { DataStores } from "./data-stores/data-stores.ts";
 import { DataStoreSweep } from "./data-stores/sweep.ts";
@@ -29,6 +31,8 @@ export class Core {
   readonly runActions: RunActions;
   readonly webhooks: Webhooks;
   readonly accounts: Accounts;
+  readonly oauthApps: OAuthApps;
+  readonly oauthConnect: OAuthConnect;
   /** the users' environment variables (process.env in their runs) */
   readonly envVars: EnvVars;
   readonly dataStores: DataStores;
@@ -50,6 +54,8 @@ export class Core {
     });
     this.webhooks = new Webhooks(deps, this.runtime);
     this.accounts = new Accounts(deps, this.runtime.accountAuth, this.components);
+    this.oauthApps = new OAuthApps(deps);
+    this.oauthConnect = new OAuthConnect(deps, this.oauthApps, this.runtime.accountAuth, (err, what) => this.runtime.log(err, what));
     this.envVars = new EnvVars(deps, this.runtime.env, (userId) => this.runtime.changed(userId));
     this.dataStores = new DataStores(deps.store);
     this.dataStoreSweep = new DataStoreSweep(deps.store);

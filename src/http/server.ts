@@ -20,6 +20,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { errorSummaryRoutes } from "./routes/error-summaries.ts";
 import { sseRoutes } from "./routes/sse.ts";
 import { runCallbackRoutes } from "./routes/run-callbacks.ts";
+import { oauthCallbackRoutes } from "./routes/oauth-callback.ts";
 import { ingressRoutes } from "./routes/ingress.ts";
 import { clusterRoutes } from "./routes/cluster.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
@@ -150,6 +151,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
   app.addHook("onSend", sandboxEndpointReplies);
   await app.register(ingressRoutes(core));
   await app.register(runCallbackRoutes(core));
+  await app.register(oauthCallbackRoutes(core));
   if (opts.clusterToken) await app.register(clusterRoutes(core, opts.clusterToken));
 
   await app.register(

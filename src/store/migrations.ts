@@ -18,6 +18,7 @@ import { runWaitsSchema } from "./migrations/015_run_waits.ts";
 import { runSendsSchema } from "./migrations/016_run_sends.ts";
 import { endedRunsIndex } from "./migrations/017_ended_runs_index.ts";
 import { errorNoticesSchema } from "./migrations/018_error_notices.ts";
+import { oauthSchema } from "./migrations/019_oauth.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -42,6 +43,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "016_run_sends": runSendsSchema(),
     "017_ended_runs_index": endedRunsIndex(),
     "018_error_notices": errorNoticesSchema(),
+    "019_oauth": oauthSchema(),
   };
 }
 

@@ -148,6 +148,46 @@ export interface AccountsTable {
   auth_fields: string;
   created_at: number;
   updated_at: number;
+  oauth: Generated<number>;
+  status: Generated<string>;
+  status_reason: string | null;
+  expires_at_ms: number | null;
+  refresh_claim_ms: number | null;
+}
+
+export interface OAuthAppsTable {
+  id: string;
+  app: string;
+  client_id: string;
+  /** sealed */
+  client_secret: string;
+  authorize_url: string;
+  token_url: string;
+  /** JSON array */
+  scopes: string;
+  pkce: number;
+  token_auth: string;
+  /** JSON object */
+  authorize_params: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OAuthFlowsTable {
+  id: string;
+  state_hash: string;
+  user_id: string;
+  app: string;
+  account_id: string | null;
+  name: string | null;
+  /** JSON array */
+  scopes: string;
+  /** sealed */
+  code_verifier: string | null;
+  expires_at_ms: number;
+  used_at_ms: number | null;
+  result_account_id: string | null;
+  error: string | null;
 }
 
 export interface EnvVarsTable {
@@ -308,4 +348,6 @@ export interface Database {
   workflow_run_steps: WorkflowRunStepsTable;
   run_sends: RunSendsTable;
   error_notices: ErrorNoticesTable;
+  oauth_apps: OAuthAppsTable;
+  oauth_flows: OAuthFlowsTable;
 }

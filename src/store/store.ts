@@ -25,6 +25,8 @@ import { leaseQueries } from "./queries/leases.ts";
 import { runQueries } from "./queries/runs.ts";
 import { runSendQueries } from "./queries/run-sends.ts";
 import { errorNoticeQueries } from "./queries/error-notices.ts";
+import { oauthAppQueries } from "./queries/oauth-apps.ts";
+import { oauthFlowQueries } from "./queries/oauth-flows.ts";
 
 export interface StoreOptions {
   kind: "sqlite" | "postgres";
@@ -43,6 +45,8 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>,
     workflows: workflowQueries(db),
     webhooks: webhookQueries(db),
     accounts: accountQueries(db),
+    oauthApps: oauthAppQueries(db),
+    oauthFlows: oauthFlowQueries(db),
     runs: runQueries(db),
     runSends: runSendQueries(db),
     errorNotices: errorNoticeQueries(db),

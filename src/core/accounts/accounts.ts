@@ -19,6 +19,13 @@ export interface AccountView {
   created_at: number;
   updated_at: number;
   auth_fields: string[];
+  /** connected with OAuth: the service refreshes its tokens */
+  oauth: boolean;
+  /** "error" when its token refresh was refused: runs that use it fail until it is reconnected */
+  status: "ok" | "error";
+  status_reason?: string;
+  /** when its access token expires, if the provider said */
+  expires_at_ms?: number;
 }
 
 /** sources listed by id in a 409 at most; the rest are counted */
@@ -36,7 +43,18 @@ export class Accounts {
   }
 
   view(a: AccountRow): AccountView {
-    return { id: a.id, app: a.app, name: a.name, created_at: a.created_at, updated_at: a.updated_at, auth_fields: a.auth_fields };
+    return {
+      id: a.id,
+      app: a.app,
+      name: a.name,
+      created_at: a.created_at,
+      updated_at: a.updated_at,
+      auth_fields: a.auth_fields,
+      oauth: a.oauth,
+      status: a.status,
+      ...(a.status_reason !== null ? { status_reason: a.status_reason } : {}),
+      ...(a.expires_at_ms !== null ? { expires_at_ms: a.expires_at_ms } : {}),
+    };
   }
 
   async create(user: UserRow, body: unknown): Promise<AccountRow> {
@@ -51,6 +69,10 @@ export class Accounts {
       auth_fields: Object.keys(input.auth!),
       created_at: now,
       updated_at: now,
+      oauth: false,
+      status: "ok",
+      status_reason: null,
+      expires_at_ms: null,
     };
     await this.#deps.store.accounts.insert(row);
     return row;
@@ -72,6 +94,8 @@ export class Accounts {
     if (input.auth !== undefined) {
       next.auth = this.#deps.secrets.seal(JSON.stringify(input.auth));
       next.auth_fields = Object.keys(input.auth);
+      // credentials given by hand are the account's now: no OAuth expiry or refresh failure applies
+      Object.assign(next, { status: "ok", status_reason: null, expires_at_ms: null });
     }
     await this.#deps.store.accounts.update(next);
     this.#auth.drop(id);

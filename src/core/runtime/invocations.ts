@@ -22,6 +22,7 @@ import type { CoreMetrics } from "./metrics.ts";
 import { RunTrims } from "../workflows/run-record.ts";
 import { RunDriver, type RunOptions } from "../workflows/run-driver.ts";
 import { triggerOf, type StepInvocation } from "./target.ts";
+import { accountFailure, type AccountError } from "../accounts/account-error.ts";
 
 // Runs one invocation of an emitter (a source, or a workflow's steps) and commits its result
 // (DESIGN §1): emits ordered by ts and deduped, db and dedupe state, $errors and $logs, usage,
@@ -115,7 +116,9 @@ export class Invocations {
     // counted as running before the first await, so the next quota check already sees it
     if (!opts.dryRun) this.#d.usage.begin(t.user);
     // props may need a read (a connected account's auth): read along with the state
-    const props = runtimeProps(t, this.#d.secrets, this.#d.accounts);
+    let accountError: AccountError | undefined;
+    const cellId = step && typeof step.run.step === "number" ? t.workflow?.steps[step.run.step]?.id : undefined;
+    const props = runtimeProps(t, this.#d.secrets, this.#d.accounts, (e) => (accountError ??= e), cellId);
     // the owner's process.env: from memory, read only after a change (env-snapshots.ts)
     const env = this.#d.env.snapshot(t.user.id);
     const [state, propValues, envJson] = await Promise.all([this.#rows.state(t.source), props, env]).catch((e: unknown) => {
@@ -125,7 +128,7 @@ export class Invocations {
     const ctx: InvocationContext = step ? step.ctx : { kind, startedAt: Date.now(), eventJson, trigger: triggerOf(opts) };
     if (step) propValues.$run = step.run;
     const dataStores = dataStoresOf(t);
-    const pending = this.#d.invoker.invoke({
+    const pending = accountError ? Promise.resolve(accountFailure(accountError, cellId)) : this.#d.invoker.invoke({
       sourceId: t.source.id,
       owner: t.user.id,
       ...(opts.timerNextDueMs !== undefined && Number.isFinite(opts.timerNextDueMs) ? { nextUseAt: opts.timerNextDueMs } : {}),

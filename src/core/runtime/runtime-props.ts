@@ -6,33 +6,40 @@ import type { Target } from "./target.ts";
 import type { WorkflowStepRow } from "../../store/port.ts";
 import type { PropDefinition } from "../../runtime/types.ts";
 import { dataStoreIds } from "../data-stores/store-refs.ts";
+import { AccountError } from "../accounts/account-error.ts";
+
+/** Hears why an account's auth couldn't be had (the run then fails with it, not with a 401). */
+export type OnAccountError = (e: AccountError) => void;
 
 /**
  * Prop values as the sandbox gets them: secrets opened, the timer resolved, the http endpoint,
  * an app prop that names a connected account given that account's current auth (the sandbox
  * makes it `this.<prop>.$auth`), an apphook its definition (inert: nothing is delivered yet).
  * A promise only when an account has to be read; a missing account gives an empty auth, so
- * the run fails the way a revoked credential would.
+ * the run fails the way a revoked credential would. An account whose tokens can't be made fresh
+ * is told to `onAccountError` (for a workflow, only when it is `cellId`'s, the step that runs).
  */
 export function runtimeProps(
   t: Target,
   secrets: SecretBox,
   accounts: AccountAuth,
+  onAccountError: OnAccountError,
+  cellId?: string,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
-  if (t.workflow) return stepProps(t.workflow.steps, t.user.id, secrets, accounts);
-  return resolve(t.component.meta.props, t.source.props, t.endpointUrl, t.user.id, secrets, accounts);
+  if (t.workflow) return stepProps(t.workflow.steps, t.user.id, secrets, accounts, onAccountError, cellId);
+  return resolve(t.component.meta.props, t.source.props, t.endpointUrl, t.user.id, secrets, accounts, onAccountError);
 }
 
 /**
  * A workflow's props: each step's, by its cell id (workflows §1). Expressions stay as written:
  * they are evaluated in the step's isolate, with the results of the steps before it.
  */
-function stepProps(steps: WorkflowStepRow[], userId: string, secrets: SecretBox, accounts: AccountAuth) {
+function stepProps(steps: WorkflowStepRow[], userId: string, secrets: SecretBox, accounts: AccountAuth, onAccountError: OnAccountError, cellId?: string) {
   const out: Record<string, unknown> = {};
   let reads: Promise<void>[] | undefined;
   for (const step of steps) {
     if (!step.meta || !step.props || Object.keys(step.props).length === 0) continue;
-    const values = resolve(step.meta.props, step.props, null, userId, secrets, accounts);
+    const values = resolve(step.meta.props, step.props, null, userId, secrets, accounts, step.id === cellId ? onAccountError : () => undefined);
     if (values instanceof Promise) (reads ??= []).push(values.then((v) => void (out[step.id] = v)));
     else out[step.id] = values;
   }
@@ -46,6 +53,7 @@ function resolve(
   userId: string,
   secrets: SecretBox,
   accounts: AccountAuth,
+  onAccountError: OnAccountError,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   let reads: Promise<void>[] | undefined;
@@ -61,7 +69,15 @@ function resolve(
     else if (p.secret && typeof value === "string") out[p.name] = JSON.parse(secrets.open(value));
     else if (p.type === "app" && accountIdOf(value) !== undefined) {
       const name = p.name;
-      (reads ??= []).push(accounts.auth(userId, accountIdOf(value)!).then((auth) => void (out[name] = auth ?? {})));
+      const read = accounts.auth(userId, accountIdOf(value)!).then(
+        (auth) => void (out[name] = auth ?? {}),
+        (e: unknown) => {
+          if (!(e instanceof AccountError)) throw e;
+          out[name] = {};
+          onAccountError(e);
+        },
+      );
+      (reads ??= []).push(read);
     } else out[p.name] = value;
   }
   return reads ? Promise.all(reads).then(() => out) : out;

@@ -14,6 +14,7 @@ import type { Target } from "./target.ts";
 import { Lifecycle } from "./lifecycle.ts";
 import { Quotas } from "./quotas.ts";
 import { Targets } from "./targets.ts";
+import { TokenRefresher } from "../accounts/token-refresh.ts";
 import { AccountAuth } from "../accounts/account-auth.ts";
 import { PendingWrites } from "../data-stores/pending-writes.ts";
 import { EnvSnapshots } from "../env-vars/env-snapshots.ts";
@@ -82,7 +83,8 @@ export class SourceRuntime {
     this.targets = new Targets(deps.store, deps.publicUrl);
     this.routes = new Routes(deps.store);
     // SQLite has one writer, this process, so a cached account is exact; PostgreSQL has others
-    this.accountAuth = new AccountAuth(deps.store.accounts, deps.secrets, deps.store.kind === "sqlite" ? Infinity : 1000);
+    const refresher = new TokenRefresher(deps.store.accounts, deps.store.oauthApps, deps.secrets);
+    this.accountAuth = new AccountAuth(deps.store.accounts, deps.secrets, deps.store.kind === "sqlite" ? Infinity : 1000, refresher);
     // changes made on other nodes come over the bus (below); the TTL covers a message lost
     this.env = new EnvSnapshots(deps.store.envVars, deps.secrets, deps.store.kind === "sqlite" ? Infinity : 60_000);
     this.invocations = new Invocations({

@@ -13,6 +13,10 @@ export const Account = Type.Object({
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
   auth_fields: Type.Array(Type.String(), { description: "the names of the auth's fields, in the order given; never their values" }),
+  oauth: Type.Boolean({ description: "connected with OAuth: the service refreshes its tokens" }),
+  status: Type.Union([Type.Literal("ok"), Type.Literal("error")], { description: '"error": its token refresh was refused; runs that use it fail until it is reconnected' }),
+  status_reason: Type.Optional(Type.String()),
+  expires_at_ms: Type.Optional(Type.Integer({ description: "when its access token expires, if the provider said" })),
 });
 
 // Checked field by field in core (one 400 lists every problem), so the schema only documents it.

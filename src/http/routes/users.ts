@@ -5,6 +5,8 @@ import { requireAdmin } from "../../core/users.ts";
 import { Filter, IdParams, Paging, User, UserSummary, data, page, withErrors, Deleted } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
 import { accountRoutes } from "./accounts.ts";
+import { accountConnectRoutes } from "./account-connect.ts";
+import { oauthAppRoutes } from "./oauth-apps.ts";
 import { envVarRoutes } from "./env-vars.ts";
 
 // Admin routes refuse non-admins before looking at their input.
@@ -16,6 +18,8 @@ export function userRoutes(core: Core): FastifyPluginAsyncTypebox {
   return async (app) => {
     // the user's connected accounts (/accounts, /users/me/accounts), which belong to the user
     await app.register(accountRoutes(core));
+    await app.register(accountConnectRoutes(core));
+    await app.register(oauthAppRoutes(core));
     // the user's environment variables (/users/me/env)
     await app.register(envVarRoutes(core));
 

@@ -3,6 +3,8 @@ import type { AccountsTable, Database } from "../schema.ts";
 import type { AccountRow, AccountStore } from "../port.ts";
 import { pageRows } from "./page.ts";
 
+const num = (v: number | string | null) => (v === null ? null : Number(v));
+
 function toRow(r: Selectable<AccountsTable>): AccountRow {
   return {
     id: r.id,
@@ -13,6 +15,10 @@ function toRow(r: Selectable<AccountsTable>): AccountRow {
     auth_fields: JSON.parse(r.auth_fields),
     created_at: Number(r.created_at),
     updated_at: Number(r.updated_at),
+    oauth: Number(r.oauth) === 1,
+    status: r.status === "error" ? "error" : "ok",
+    status_reason: r.status_reason,
+    expires_at_ms: num(r.expires_at_ms),
   };
 }
 
@@ -25,6 +31,10 @@ function toColumns(a: AccountRow) {
     auth_fields: JSON.stringify(a.auth_fields),
     created_at: a.created_at,
     updated_at: a.updated_at,
+    oauth: a.oauth ? 1 : 0,
+    status: a.status,
+    status_reason: a.status_reason,
+    expires_at_ms: a.expires_at_ms,
   };
 }
 
@@ -50,6 +60,37 @@ export function accountQueries(db: Kysely<Database>): AccountStore {
     async delete(id) {
       const r = await db.deleteFrom("accounts").where("id", "=", id).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
+    },
+    async claimRefresh(id, now, untilMs) {
+      const r = await db
+        .updateTable("accounts")
+        .set({ refresh_claim_ms: untilMs })
+        .where("id", "=", id)
+        .where((eb) => eb.or([eb("refresh_claim_ms", "is", null), eb("refresh_claim_ms", "<", now)]))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    async releaseRefresh(id) {
+      await db.updateTable("accounts").set({ refresh_claim_ms: null }).where("id", "=", id).execute();
+    },
+    async refreshed(id, f) {
+      await db
+        .updateTable("accounts")
+        .set({
+          auth: f.auth,
+          auth_fields: JSON.stringify(f.auth_fields),
+          expires_at_ms: f.expires_at_ms,
+          status: f.status,
+          status_reason: f.status_reason,
+          updated_at: f.updated_at,
+          refresh_claim_ms: null,
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+    async refreshClaimed(id, now) {
+      const r = await db.selectFrom("accounts").select("refresh_claim_ms").where("id", "=", id).executeTakeFirst();
+      return r !== undefined && r.refresh_claim_ms !== null && Number(r.refresh_claim_ms) >= now;
     },
   };
 }

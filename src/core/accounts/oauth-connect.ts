@@ -1,0 +1,187 @@
+import type { CoreDeps } from "../deps.ts";
+import type { AccountRow, OAuthFlowRow, UserRow } from "../../store/port.ts";
+import { AppError, invalid, notFound, type FieldProblem } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import { nowSeconds } from "../../lib/clock.ts";
+import { sha256Hex } from "../../lib/hash.ts";
+import type { AccountAuth } from "./account-auth.ts";
+import type { OAuthApps } from "./oauth-apps.ts";
+import { authorizeUrl, challengeOf, exchangeCode, newState, newVerifier, ProviderRefusal } from "./oauth-client.ts";
+
+// Connecting an account with OAuth 2 (integrations §1): a flow starts with POST
+// /accounts/connect (or /accounts/{id}/reconnect), the user authorizes at the provider, and the
+// provider sends the browser to /oauth/callback with a code and our state. The state is random,
+// kept only as its hash, single use and good for 10 minutes; with PKCE the verifier never leaves
+// the service. How the flow ended stays on its row for a day, for the CLI or page that waits.
+
+export const FLOW_TTL_MS = 10 * 60_000;
+const KEEP_ENDED_MS = 24 * 3600_000;
+const APP = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+
+export interface ConnectStart {
+  id: string;
+  authorize_url: string;
+  expires_at_ms: number;
+}
+
+export interface FlowView {
+  id: string;
+  app: string;
+  status: "pending" | "connected" | "failed" | "expired";
+  account_id?: string;
+  error?: string;
+  expires_at_ms: number;
+}
+
+/** What the callback page says. */
+export interface CallbackOutcome {
+  ok: boolean;
+  status: number;
+  title: string;
+  message: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function checkBody(body: unknown, reconnect: boolean): { app?: string; name?: string; scopes?: string[] } {
+  if (body === undefined || body === null) body = {};
+  if (!isObject(body)) throw invalid("the body must be a JSON object", [{ field: "body", message: "must be an object" }]);
+  const problems: FieldProblem[] = [];
+  const known = reconnect ? ["scopes", "include", "exclude"] : ["app", "name", "scopes", "include", "exclude"];
+  for (const k of Object.keys(body)) if (!known.includes(k)) problems.push({ field: k.slice(0, 100), message: "is not a field of a connect request" });
+  const out: { app?: string; name?: string; scopes?: string[] } = {};
+  if (!reconnect) {
+    if (typeof body.app === "string" && APP.test(body.app)) out.app = body.app;
+    else problems.push({ field: "app", message: body.app === undefined ? "is required" : "must be an app name" });
+    if (body.name !== undefined && body.name !== null) {
+      if (typeof body.name === "string" && body.name.trim() !== "" && body.name.length <= 200) out.name = body.name.trim();
+      else problems.push({ field: "name", message: "must be a non-empty string of at most 200 characters" });
+    }
+  }
+  if (body.scopes !== undefined && body.scopes !== null) {
+    const s = body.scopes;
+    if (Array.isArray(s) && s.length <= 100 && s.every((x) => typeof x === "string" && x !== "" && x.length <= 200 && !/\s/.test(x))) out.scopes = s as string[];
+    else problems.push({ field: "scopes", message: "must be an array of at most 100 scope names (no spaces)" });
+  }
+  if (problems.length) throw invalid("invalid connect request", problems);
+  return out;
+}
+
+export class OAuthConnect {
+  readonly #deps: CoreDeps;
+  readonly #apps: OAuthApps;
+  readonly #auth: AccountAuth;
+  readonly #log: (err: unknown, what: string) => void;
+
+  constructor(deps: CoreDeps, apps: OAuthApps, auth: AccountAuth, log: (err: unknown, what: string) => void) {
+    this.#deps = deps;
+    this.#apps = apps;
+    this.#auth = auth;
+    this.#log = log;
+  }
+
+  get redirectUri(): string {
+    return `${this.#deps.publicUrl}/oauth/callback`;
+  }
+
+  /** A new flow for a new account of `app`, or (`account`) one that reconnects that account. */
+  async start(user: UserRow, body: unknown, account?: AccountRow): Promise<ConnectStart> {
+    const input = checkBody(body, account !== undefined);
+    const app = await this.#apps.forApp(account?.app ?? input.app!);
+    const now = Date.now();
+    await this.#deps.store.oauthFlows.prune(now - KEEP_ENDED_MS);
+    const state = newState();
+    const verifier = app.pkce ? newVerifier() : null;
+    const scopes = input.scopes ?? app.scopes;
+    const flow: OAuthFlowRow = {
+      id: newId("oc_"),
+      state_hash: sha256Hex(state),
+      user_id: user.id,
+      app: app.app,
+      account_id: account?.id ?? null,
+      name: input.name ?? null,
+      scopes,
+      code_verifier: verifier && this.#deps.secrets.seal(verifier),
+      expires_at_ms: now + FLOW_TTL_MS,
+      used_at_ms: null,
+      result_account_id: null,
+      error: null,
+    };
+    await this.#deps.store.oauthFlows.insert(flow);
+    const url = authorizeUrl(app, { redirectUri: this.redirectUri, state, scopes, ...(verifier ? { challenge: await challengeOf(verifier) } : {}) });
+    return { id: flow.id, authorize_url: url, expires_at_ms: flow.expires_at_ms };
+  }
+
+  /** How the user's flow stands; another user's reads as missing. */
+  async flow(user: UserRow, id: string): Promise<FlowView> {
+    const f = id.startsWith("oc_") ? await this.#deps.store.oauthFlows.byId(id) : undefined;
+    if (!f || f.user_id !== user.id) throw notFound("connect flow");
+    const status = f.result_account_id ? "connected" : f.error ? "failed" : f.used_at_ms === null && f.expires_at_ms <= Date.now() ? "expired" : "pending";
+    return {
+      id: f.id,
+      app: f.app,
+      status,
+      ...(f.result_account_id ? { account_id: f.result_account_id } : {}),
+      ...(f.error ? { error: f.error } : {}),
+      expires_at_ms: f.expires_at_ms,
+    };
+  }
+
+  /**
+   * The provider sent the browser back. `sessionUserId`: the dashboard user signed in on that
+   * browser, if any: a flow someone else started is not finished in their name.
+   */
+  async callback(query: Record<string, unknown>, sessionUserId?: string): Promise<CallbackOutcome> {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (typeof v === "string") params.set(k, v);
+    const state = params.get("state");
+    if (!state) return { ok: false, status: 400, title: "Not connected", message: "The provider's answer has no state, so it can't be matched to a connection you started." };
+    const flow = await this.#deps.store.oauthFlows.use(sha256Hex(state), Date.now());
+    if (!flow) {
+      return { ok: false, status: 400, title: "Not connected", message: "This link has expired or was used already. Start connecting the account again." };
+    }
+    const fail = async (status: number, message: string): Promise<CallbackOutcome> => {
+      await this.#deps.store.oauthFlows.finish(flow.id, { error: message });
+      return { ok: false, status, title: "Not connected", message };
+    };
+    if (sessionUserId !== undefined && sessionUserId !== flow.user_id) {
+      return fail(403, "This connection was started by another user than the one signed in here, so it was not made.");
+    }
+    const error = params.get("error");
+    if (error) {
+      const description = params.get("error_description");
+      return fail(400, `The provider did not authorize the connection: ${error}${description ? ` (${description})` : ""}.`);
+    }
+    try {
+      const app = await this.#apps.forApp(flow.app);
+      const verifier = flow.code_verifier && this.#deps.secrets.open(flow.code_verifier);
+      const grant = await exchangeCode(app, this.#deps.secrets.open(app.client_secret), params, this.redirectUri, verifier, flow.scopes);
+      const account = await this.#save(flow, grant.auth, grant.expiresAtMs);
+      await this.#deps.store.oauthFlows.finish(flow.id, { account_id: account.id });
+      const verb = flow.account_id ? "reconnected" : "connected";
+      return { ok: true, status: 200, title: "Connected", message: `Your ${app.app} account "${account.name}" (${account.id}) is ${verb}. You can close this window.` };
+    } catch (e) {
+      if (e instanceof ProviderRefusal) return fail(400, `The provider refused the connection: ${e.message}.`);
+      if (e instanceof AppError && e.status < 500) return fail(e.status, `${e.message}.`);
+      this.#log(e, `finishing OAuth flow ${flow.id} failed`);
+      return fail(502, "The provider could not be reached to finish the connection. Try again in a moment.");
+    }
+  }
+
+  async #save(flow: OAuthFlowRow, auth: Record<string, unknown>, expiresAtMs: number | null): Promise<AccountRow> {
+    const now = nowSeconds();
+    const sealed = { auth: this.#deps.secrets.seal(JSON.stringify(auth)), auth_fields: Object.keys(auth) };
+    const fresh = { ...sealed, oauth: true, status: "ok" as const, status_reason: null, expires_at_ms: expiresAtMs, updated_at: now };
+    if (flow.account_id) {
+      const current = await this.#deps.store.accounts.byId(flow.account_id);
+      if (!current || current.user_id !== flow.user_id) throw new AppError("not_found", "the account to reconnect was deleted meanwhile");
+      const next = { ...current, ...fresh };
+      await this.#deps.store.accounts.update(next);
+      this.#auth.drop(next.id);
+      return next;
+    }
+    const row: AccountRow = { id: newId("apn_"), user_id: flow.user_id, app: flow.app, name: flow.name ?? flow.app, created_at: now, ...fresh };
+    await this.#deps.store.accounts.insert(row);
+    return row;
+  }
+}

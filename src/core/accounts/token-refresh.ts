@@ -1,0 +1,84 @@
+import type { AccountRow, AccountStore, OAuthAppStore } from "../../store/port.ts";
+import type { SecretBox } from "../../lib/secret-box.ts";
+import { nowSeconds } from "../../lib/clock.ts";
+import { AccountError } from "./account-error.ts";
+import { ProviderRefusal, refreshTokens } from "./oauth-client.ts";
+
+// Refreshing an OAuth account's tokens before they expire (integrations §1): one refresh per
+// account at a time on every node. The node that claims the account's refresh (a conditional
+// UPDATE) asks the provider and writes the new tokens, expiry and status in one statement; any
+// other caller, here or on another node, waits for the claim to end and reads what it wrote. Two
+// refreshes at once would each spend the refresh token, and providers that rotate it revoke the
+// account on the second use.
+
+/** tokens that expire within this are refreshed before the invocation that needs them */
+export const REFRESH_WINDOW_MS = 5 * 60_000;
+/** a claim longer than the token request's own 10 s limit, so a dead claimer's claim lapses */
+const CLAIM_MS = 20_000;
+const POLL_MS = 50;
+
+export const needsRefresh = (a: Pick<AccountRow, "oauth" | "expires_at_ms">, now = Date.now()) =>
+  a.oauth && a.expires_at_ms !== null && a.expires_at_ms - now < REFRESH_WINDOW_MS;
+
+export class TokenRefresher {
+  readonly #accounts: AccountStore;
+  readonly #apps: OAuthAppStore;
+  readonly #secrets: SecretBox;
+
+  constructor(accounts: AccountStore, apps: OAuthAppStore, secrets: SecretBox) {
+    this.#accounts = accounts;
+    this.#apps = apps;
+    this.#secrets = secrets;
+  }
+
+  /** The account as it is once its tokens are fresh (refreshed here or by whoever claimed it). */
+  async fresh(id: string): Promise<AccountRow | undefined> {
+    const deadline = Date.now() + CLAIM_MS + 5_000;
+    for (;;) {
+      const now = Date.now();
+      if (await this.#accounts.claimRefresh(id, now, now + CLAIM_MS)) return this.#refresh(id);
+      if (now > deadline) throw new AccountError(id, "its token refresh is taking too long; try again");
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      if (!(await this.#accounts.refreshClaimed(id, Date.now()))) {
+        const row = await this.#accounts.byId(id);
+        if (!row || row.status === "error" || !needsRefresh(row)) return row;
+      }
+    }
+  }
+
+  async #refresh(id: string): Promise<AccountRow | undefined> {
+    const row = await this.#accounts.byId(id);
+    // someone refreshed it between our read and our claim
+    if (!row || row.status === "error" || !needsRefresh(row)) {
+      await this.#accounts.releaseRefresh(id);
+      return row;
+    }
+    const previous = JSON.parse(this.#secrets.open(row.auth)) as Record<string, unknown>;
+    try {
+      const app = await this.#apps.byApp(row.app);
+      if (!app) throw new ProviderRefusal(`no OAuth app is configured for ${row.app} any more`);
+      const grant = await refreshTokens(app, this.#secrets.open(app.client_secret), previous);
+      const next: AccountRow = {
+        ...row,
+        auth: this.#secrets.seal(JSON.stringify(grant.auth)),
+        auth_fields: Object.keys(grant.auth),
+        expires_at_ms: grant.expiresAtMs,
+        status: "ok",
+        status_reason: null,
+        updated_at: nowSeconds(),
+      };
+      await this.#accounts.refreshed(id, next);
+      return next;
+    } catch (e) {
+      if (e instanceof ProviderRefusal) {
+        const reason = `the provider refused to refresh its token (${e.message}): reconnect it`;
+        await this.#accounts.refreshed(id, { ...row, status: "error", status_reason: reason, updated_at: nowSeconds() });
+        throw new AccountError(id, reason);
+      }
+      await this.#accounts.releaseRefresh(id).catch(() => undefined);
+      // the provider is unreachable: a token that still works is used, an expired one fails this run
+      if (row.expires_at_ms !== null && row.expires_at_ms > Date.now()) return row;
+      throw new AccountError(id, `its token expired and refreshing it failed (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
+}
