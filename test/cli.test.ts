@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { OAuth2Server } from "oauth2-mock-server";
 import { restart, startApp, type TestApp } from "./helpers.ts";
 
 // The `tributary` CLI: the real bin (package.json's bin entry, run by whatever `node` the PATH
@@ -410,7 +411,7 @@ export default {
     const cases: [string, RegExp, string, string][] = [
       ["workflows", /^ID\s+NAME\s+ACTIVE\s+UPDATED$/, wf.id, "listed-wf"],
       ["webhooks", /^ID\s+NAME\s+URL\s+CREATED$/, wh.body.data.id, "listed-hook"],
-      ["accounts", /^ID\s+APP\s+NAME\s+CREATED$/, ac.body.data.id, "listed-account"],
+      ["accounts", /^ID\s+APP\s+NAME\s+STATUS\s+CREATED$/, ac.body.data.id, "listed-account"],
     ];
     for (const [kind, head, id, name] of cases) {
       const human = await cli(["list", kind]);
@@ -448,6 +449,41 @@ export default {
     const human = await cli(["delete", ac.body.data.id]);
     assert.equal(human.code, 0, human.err);
     assert.match(human.out, /^Deleted apn_/);
+  });
+
+  it("accounts connect prints the provider's page, waits for the callback, and says which account it made", async () => {
+    const provider = new OAuth2Server();
+    await provider.issuer.keys.generate("RS256");
+    await provider.start(0, "127.0.0.1");
+    try {
+      const issuer = provider.issuer.url!;
+      const configured = await t.request("POST", "/v1/oauth_apps", {
+        body: { app: "cli-github", client_id: "c", client_secret: "s", authorize_url: `${issuer}/authorize`, token_url: `${issuer}/token`, scopes: ["repo"] },
+      });
+      assert.equal(configured.status, 200, configured.text);
+      const p = startCli(["accounts", "connect", "cli-github", "--name", "from the cli", "--json"]);
+      const started = await until("the authorize URL", () => {
+        const m = /"authorize_url": "([^"]+)"/.exec(p.out());
+        return m ? { authorize_url: m[1]! } : undefined;
+      });
+      // the user's browser: the provider redirects it to the callback
+      const res = await fetch(started.authorize_url, { redirect: "manual" });
+      const back = new URL(res.headers.get("location")!);
+      const page = await fetch(`${url}${back.pathname}${back.search}`);
+      assert.equal(page.status, 200, await page.text());
+      assert.equal(await p.done, 0, p.err());
+      const flow = { status: /"status": "(\w+)"/.exec(p.out())?.[1], account_id: /"account_id": "(apn_[\w-]+)"/.exec(p.out())?.[1] };
+      assert.equal(flow.status, "connected", p.out());
+      const account = await t.request("GET", `/v1/accounts/${flow.account_id}`);
+      assert.equal(account.body.data.name, "from the cli");
+      assert.equal(account.body.data.oauth, true);
+
+      const unknown = await cli(["accounts", "connect", "nope"]);
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.err, /no OAuth app is configured for nope/);
+    } finally {
+      await provider.stop();
+    }
   });
 
   it("usage errors: exit 1, the message and a hint on stderr, nothing on stdout with --json", async () => {

@@ -72,6 +72,11 @@ program.command("datastores").description("your data stores").option(...json)
   .action(async (o) => (await import("./commands/stores.ts")).dataStores(o));
 program.command("records <store>").description("a data store's records, in key order").option("--prefix <p>", "only keys starting with P").option("--limit <n>").option(...json)
   .action(async (id, o) => (await import("./commands/stores.ts")).records(id, o));
+const accounts = program.command("accounts").description("connected accounts (list them with `tributary list accounts`)");
+accounts.command("connect <app>").description("connect an account with OAuth: prints the provider's page (and opens it on a terminal), waits until you authorized").option("--name <name>", "the account's name").option("--scope <scope>", "a scope to ask for instead of the app's; repeatable", collect).option("--no-open", "don't open a browser").option(...json)
+  .action(async (app, o) => (await import("./commands/accounts.ts")).connect(app, o));
+accounts.command("reconnect <account>").description("authorize an OAuth account again (new tokens, status ok)").option("--scope <scope>", "a scope to ask for; repeatable", collect).option("--no-open", "don't open a browser").option(...json)
+  .action(async (id, o) => (await import("./commands/accounts.ts")).reconnect(id, o));
 const users = program.command("users").description("user administration (admin key)");
 users.command("create <username> <email>").description("create a user and print its API key").option(...json)
   .action(async (u, e, o) => (await import("./commands/misc.ts")).createUser(u, e, o));

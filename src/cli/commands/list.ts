@@ -63,8 +63,8 @@ export async function list(kind: string, opts: { json?: boolean }): Promise<void
       break;
     case "accounts":
       rows = await all((query) => client.GET("/v1/users/me/accounts", { params: { query } }));
-      head = ["ID", "APP", "NAME", "CREATED"];
-      cells = (r) => [r.id, r.app ?? r.app_slug, r.name, ago(r.created_at)];
+      head = ["ID", "APP", "NAME", "STATUS", "CREATED"];
+      cells = (r) => [r.id, r.app ?? r.app_slug, r.name, r.status === "error" ? `error: ${r.status_reason ?? ""}` : r.oauth ? "ok (OAuth)" : "ok", ago(r.created_at)];
       break;
     default:
       rows = await all((query) => client.GET("/v1/components/registry", { params: { query } }));
