@@ -49,6 +49,13 @@ export interface paths {
                                 updated_at: number;
                                 /** @description the names of the auth's fields, in the order given; never their values */
                                 auth_fields: string[];
+                                /** @description connected with OAuth: the service refreshes its tokens */
+                                oauth: boolean;
+                                /** @description "error": its token refresh was refused; runs that use it fail until it is reconnected */
+                                status: "ok" | "error";
+                                status_reason?: string;
+                                /** @description when its access token expires, if the provider said */
+                                expires_at_ms?: number;
                             };
                         };
                     };
@@ -145,6 +152,13 @@ export interface paths {
                                 updated_at: number;
                                 /** @description the names of the auth's fields, in the order given; never their values */
                                 auth_fields: string[];
+                                /** @description connected with OAuth: the service refreshes its tokens */
+                                oauth: boolean;
+                                /** @description "error": its token refresh was refused; runs that use it fail until it is reconnected */
+                                status: "ok" | "error";
+                                status_reason?: string;
+                                /** @description when its access token expires, if the provider said */
+                                expires_at_ms?: number;
                             };
                         };
                     };
@@ -238,6 +252,13 @@ export interface paths {
                                 updated_at: number;
                                 /** @description the names of the auth's fields, in the order given; never their values */
                                 auth_fields: string[];
+                                /** @description connected with OAuth: the service refreshes its tokens */
+                                oauth: boolean;
+                                /** @description "error": its token refresh was refused; runs that use it fail until it is reconnected */
+                                status: "ok" | "error";
+                                status_reason?: string;
+                                /** @description when its access token expires, if the provider said */
+                                expires_at_ms?: number;
                             };
                         };
                     };
@@ -422,6 +443,13 @@ export interface paths {
                                 updated_at: number;
                                 /** @description the names of the auth's fields, in the order given; never their values */
                                 auth_fields: string[];
+                                /** @description connected with OAuth: the service refreshes its tokens */
+                                oauth: boolean;
+                                /** @description "error": its token refresh was refused; runs that use it fail until it is reconnected */
+                                status: "ok" | "error";
+                                status_reason?: string;
+                                /** @description when its access token expires, if the provider said */
+                                expires_at_ms?: number;
                             }[];
                         };
                     };
@@ -476,6 +504,838 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the app to connect (an admin configured an OAuth app for it) */
+                        app?: unknown;
+                        /** @description the new account's name; the app's by default */
+                        name?: unknown;
+                        /** @description scopes to ask for instead of the OAuth app's */
+                        scopes?: unknown;
+                        /** @description comma-separated fields to include */
+                        include?: string;
+                        /** @description comma-separated fields to exclude */
+                        exclude?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `oc_...`: the flow, for GET /accounts/connect/{id} */
+                                id: string;
+                                /** @description open it in a browser: the provider's page that asks the user to authorize */
+                                authorize_url: string;
+                                /** @description the flow must finish before this */
+                                expires_at_ms: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/connect/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    /** @description comma-separated fields to include */
+                    include?: string;
+                    /** @description comma-separated fields to exclude */
+                    exclude?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                app: string;
+                                status: "pending" | "connected" | "failed" | "expired";
+                                account_id?: string;
+                                error?: string;
+                                expires_at_ms: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{id}/reconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        scopes?: unknown;
+                        /** @description comma-separated fields to include */
+                        include?: string;
+                        /** @description comma-separated fields to exclude */
+                        exclude?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `oc_...`: the flow, for GET /accounts/connect/{id} */
+                                id: string;
+                                /** @description open it in a browser: the provider's page that asks the user to authorize */
+                                authorize_url: string;
+                                /** @description the flow must finish before this */
+                                expires_at_ms: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth_apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    /** @description comma-separated fields to include */
+                    include?: string;
+                    /** @description comma-separated fields to exclude */
+                    exclude?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `oa_...` */
+                                id: string;
+                                app: string;
+                                client_id: string;
+                                authorize_url: string;
+                                token_url: string;
+                                scopes: string[];
+                                pkce: boolean;
+                                token_auth: "basic" | "body";
+                                authorize_params: {
+                                    [key: string]: string;
+                                };
+                                created_at: number;
+                                updated_at: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the app's name, e.g. github (create only); one OAuth app per app */
+                        app?: unknown;
+                        /** @description the client id the provider gave */
+                        client_id?: unknown;
+                        /** @description the client secret; sealed at rest, never returned */
+                        client_secret?: unknown;
+                        /** @description the provider's authorization endpoint */
+                        authorize_url?: unknown;
+                        /** @description the provider's token endpoint */
+                        token_url?: unknown;
+                        /** @description scopes asked for when a connect request names none */
+                        scopes?: unknown;
+                        /** @description send a PKCE S256 challenge (default true) */
+                        pkce?: unknown;
+                        /** @description "basic" (default) or "body": how the client authenticates at the token endpoint */
+                        token_auth?: unknown;
+                        /** @description extra query parameters of the authorization URL, e.g. {access_type: offline} */
+                        authorize_params?: unknown;
+                        /** @description comma-separated fields to include */
+                        include?: string;
+                        /** @description comma-separated fields to exclude */
+                        exclude?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `oa_...` */
+                                id: string;
+                                app: string;
+                                client_id: string;
+                                authorize_url: string;
+                                token_url: string;
+                                scopes: string[];
+                                pkce: boolean;
+                                token_auth: "basic" | "body";
+                                authorize_params: {
+                                    [key: string]: string;
+                                };
+                                created_at: number;
+                                updated_at: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth_apps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    /** @description comma-separated fields to include */
+                    include?: string;
+                    /** @description comma-separated fields to exclude */
+                    exclude?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `oa_...` */
+                                id: string;
+                                app: string;
+                                client_id: string;
+                                authorize_url: string;
+                                token_url: string;
+                                scopes: string[];
+                                pkce: boolean;
+                                token_auth: "basic" | "body";
+                                authorize_params: {
+                                    [key: string]: string;
+                                };
+                                created_at: number;
+                                updated_at: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the app's name, e.g. github (create only); one OAuth app per app */
+                        app?: unknown;
+                        /** @description the client id the provider gave */
+                        client_id?: unknown;
+                        /** @description the client secret; sealed at rest, never returned */
+                        client_secret?: unknown;
+                        /** @description the provider's authorization endpoint */
+                        authorize_url?: unknown;
+                        /** @description the provider's token endpoint */
+                        token_url?: unknown;
+                        /** @description scopes asked for when a connect request names none */
+                        scopes?: unknown;
+                        /** @description send a PKCE S256 challenge (default true) */
+                        pkce?: unknown;
+                        /** @description "basic" (default) or "body": how the client authenticates at the token endpoint */
+                        token_auth?: unknown;
+                        /** @description extra query parameters of the authorization URL, e.g. {access_type: offline} */
+                        authorize_params?: unknown;
+                        /** @description comma-separated fields to include */
+                        include?: string;
+                        /** @description comma-separated fields to exclude */
+                        exclude?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `oa_...` */
+                                id: string;
+                                app: string;
+                                client_id: string;
+                                authorize_url: string;
+                                token_url: string;
+                                scopes: string[];
+                                pkce: boolean;
+                                token_auth: "basic" | "body";
+                                authorize_params: {
+                                    [key: string]: string;
+                                };
+                                created_at: number;
+                                updated_at: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                deleted: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
