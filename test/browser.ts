@@ -29,8 +29,8 @@ export interface Dashboard {
 }
 
 /** `t` listening on a port, and a headless Chromium signed in to its dashboard as the admin. */
-export async function openDashboard(t: TestApp, opts: { viewport?: { width: number; height: number }; clipboard?: boolean } = {}): Promise<Dashboard> {
-  await t.app.http.listen({ port: 0, host: "127.0.0.1" });
+export async function openDashboard(t: TestApp, opts: { viewport?: { width: number; height: number }; clipboard?: boolean; port?: number } = {}): Promise<Dashboard> {
+  await t.app.http.listen({ port: opts.port ?? 0, host: "127.0.0.1" });
   const origin = `http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}`;
   mkdirSync(SHOTS, { recursive: true });
   const profile = mkdtempSync(join(tmpdir(), "tributary-chromium-"));

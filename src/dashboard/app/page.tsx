@@ -8,7 +8,7 @@ import { EditWorkflowPage } from "./workflows/edit-workflow-page.tsx";
 import { SubscriptionsPage } from "./subscriptions/subscriptions-page.tsx";
 import { WebhooksPage } from "./webhooks/webhooks-page.tsx";
 import { WebhookPage } from "./webhooks/webhook-page.tsx";
-import { AccountsPage } from "./accounts-page.tsx";
+import { AccountsPage } from "./accounts/accounts-page.tsx";
 import { UsagePage } from "./usage-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 import { EmptyState } from "./empty-state.tsx";
