@@ -70,7 +70,7 @@ describe("dashboard: OAuth accounts", { skip: browserSkip }, () => {
   it("Connect opens the provider, the callback makes the account, the page lists it as OAuth", async () => {
     await go(d.page, "#/accounts");
     await d.page.getByRole("button", { name: "Connect github" }).waitFor();
-    expiresIn = 60; // inside the refresh window: the first run refreshes
+    expiresIn = 2; // runs refresh it after a second
     await connectInTab("Connect github");
     const row = d.page.locator('[data-testid^="account-apn_"]').first();
     await row.getByText("OAuth", { exact: true }).waitFor({ timeout: 15_000 });
@@ -83,6 +83,11 @@ describe("dashboard: OAuth accounts", { skip: browserSkip }, () => {
     const src = await t.request("POST", "/v1/sources", { body: { component_code: SOURCE, configured_props: { github: { authProvisionId: account.id } } } });
     assert.equal(src.status, 200, src.text);
     refuseRefresh = true;
+    // in the second half of its 2 s life: the run refreshes it, and the provider refuses
+    await new Promise<void>((resolve) => {
+      const check = () => (Date.now() >= account.expires_at_ms - 1000 ? resolve() : setTimeout(check, 50));
+      check();
+    });
     assert.equal((await t.request("POST", `/v1/sources/${src.body.data.id}/run`)).status, 202);
     await waitEvents(t, src.body.data.id, 1, "$errors");
     await d.page.reload();

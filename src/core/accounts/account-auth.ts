@@ -15,6 +15,7 @@ interface Opened {
   auth: Record<string, unknown>;
   oauth: boolean;
   expires_at_ms: number | null;
+  updated_at: number;
   status: AccountRow["status"];
   statusReason: string | null;
 }
@@ -52,7 +53,7 @@ export class AccountAuth {
     if (!opened || opened.userId !== userId) return undefined;
     if (opened.oauth && opened.status === "error") throw new AccountError(id, opened.statusReason ?? "it needs reconnecting");
     if (this.#refresher && needsRefresh(opened)) {
-      opened = await this.#refresh(id);
+      opened = await this.#refresh(id, opened.expires_at_ms);
       if (!opened || opened.userId !== userId) return undefined;
     }
     return opened.auth;
@@ -81,10 +82,10 @@ export class AccountAuth {
     });
   }
 
-  #refresh(id: string): Promise<Opened | undefined> {
+  #refresh(id: string, seenExpiry: number | null): Promise<Opened | undefined> {
     let pending = this.#refreshing.get(id);
     if (!pending) {
-      pending = this.#refresher!.fresh(id).then(
+      pending = this.#refresher!.fresh(id, seenExpiry).then(
         (row) => row && this.#open(row),
         (e: unknown) => {
           this.drop(id); // its status may have changed: the next run reads it
@@ -109,6 +110,7 @@ export class AccountAuth {
       auth: JSON.parse(this.#secrets.open(row.auth)) as Record<string, unknown>,
       oauth: row.oauth,
       expires_at_ms: row.expires_at_ms,
+      updated_at: row.updated_at,
       status: row.status,
       statusReason: row.status_reason,
     };

@@ -11,14 +11,22 @@ import { ProviderRefusal, refreshTokens } from "./oauth-client.ts";
 // refreshes at once would each spend the refresh token, and providers that rotate it revoke the
 // account on the second use.
 
-/** tokens that expire within this are refreshed before the invocation that needs them */
+/**
+ * Tokens that expire within this are refreshed before the invocation that needs them; one that
+ * lives shorter than twice this (a provider giving 2-minute tokens), in the second half of its
+ * life, so that a fresh token is not refreshed again by every run.
+ */
 export const REFRESH_WINDOW_MS = 5 * 60_000;
 /** a claim longer than the token request's own 10 s limit, so a dead claimer's claim lapses */
 const CLAIM_MS = 20_000;
 const POLL_MS = 50;
 
-export const needsRefresh = (a: Pick<AccountRow, "oauth" | "expires_at_ms">, now = Date.now()) =>
-  a.oauth && a.expires_at_ms !== null && a.expires_at_ms - now < REFRESH_WINDOW_MS;
+export function needsRefresh(a: Pick<AccountRow, "oauth" | "expires_at_ms" | "updated_at">, now = Date.now()): boolean {
+  if (!a.oauth || a.expires_at_ms === null) return false;
+  // updated_at: when the tokens were had (or the account renamed since: a later, smaller window)
+  const lifetime = a.expires_at_ms - a.updated_at * 1000;
+  return a.expires_at_ms - now < Math.min(REFRESH_WINDOW_MS, lifetime / 2);
+}
 
 export class TokenRefresher {
   readonly #accounts: AccountStore;
@@ -31,25 +39,28 @@ export class TokenRefresher {
     this.#secrets = secrets;
   }
 
-  /** The account as it is once its tokens are fresh (refreshed here or by whoever claimed it). */
-  async fresh(id: string): Promise<AccountRow | undefined> {
+  /**
+   * The account as it is once its tokens are fresh (refreshed here or by whoever claimed it).
+   * `seenExpiry`: the expiry the caller found too close; any other means someone refreshed it.
+   */
+  async fresh(id: string, seenExpiry: number | null): Promise<AccountRow | undefined> {
     const deadline = Date.now() + CLAIM_MS + 5_000;
     for (;;) {
       const now = Date.now();
-      if (await this.#accounts.claimRefresh(id, now, now + CLAIM_MS)) return this.#refresh(id);
+      if (await this.#accounts.claimRefresh(id, now, now + CLAIM_MS)) return this.#refresh(id, seenExpiry);
       if (now > deadline) throw new AccountError(id, "its token refresh is taking too long; try again");
       await new Promise((r) => setTimeout(r, POLL_MS));
       if (!(await this.#accounts.refreshClaimed(id, Date.now()))) {
         const row = await this.#accounts.byId(id);
-        if (!row || row.status === "error" || !needsRefresh(row)) return row;
+        if (!row || row.status === "error" || row.expires_at_ms !== seenExpiry || !needsRefresh(row)) return row;
       }
     }
   }
 
-  async #refresh(id: string): Promise<AccountRow | undefined> {
+  async #refresh(id: string, seenExpiry: number | null): Promise<AccountRow | undefined> {
     const row = await this.#accounts.byId(id);
     // someone refreshed it between our read and our claim
-    if (!row || row.status === "error" || !needsRefresh(row)) {
+    if (!row || row.status === "error" || row.expires_at_ms !== seenExpiry || !needsRefresh(row)) {
       await this.#accounts.releaseRefresh(id);
       return row;
     }
