@@ -263,6 +263,21 @@ describe("OAuth accounts", () => {
     assert.match(flow.body.data.error, /access_denied/);
   });
 
+  it("a callback that reaches a browser signed in to the dashboard as another user makes nothing", async () => {
+    const signIn = await t.request("POST", "/dashboard/session", { key: null, body: { key: other.key }, headers: { "x-tributary-dashboard": "1" } });
+    assert.equal(signIn.status, 200, signIn.text);
+    const cookie = String(signIn.headers["set-cookie"]).split(";")[0]!;
+    const start = await t.request("POST", "/v1/accounts/connect", { key: user.key, body: { app: "github", name: "hijacked" } });
+    const res = await fetch(start.body.data.authorize_url, { redirect: "manual" });
+    const back = new URL(res.headers.get("location")!);
+    const page = await t.request("GET", back.pathname + back.search, { key: null, headers: { cookie } });
+    assert.equal(page.status, 403);
+    assert.match(page.text, /started by another user/);
+    const mine = await t.request("GET", "/v1/users/me/accounts", { key: user.key });
+    const theirs = await t.request("GET", "/v1/users/me/accounts", { key: other.key });
+    assert.ok(![...mine.body.data, ...theirs.body.data].some((a: { name: string }) => a.name === "hijacked"));
+  });
+
   it("a code the token endpoint refuses (PKCE verifier mismatch) makes no account", async () => {
     const start = await t.request("POST", "/v1/accounts/connect", { key: user.key, body: { app: "github", name: "tampered" } });
     const url = new URL(start.body.data.authorize_url);
