@@ -7,11 +7,13 @@ import { benchOverload } from "./overload.ts";
 import { benchPackages } from "./packages.ts";
 import { benchPeers } from "./peers.ts";
 import { benchReads } from "./reads.ts";
+import { benchSockets } from "./sockets.ts";
+import { benchOAuth } from "./oauth.ts";
 import { benchSse } from "./sse.ts";
 import { benchTimers } from "./timers.ts";
 import { benchWorkflows } from "./workflows.ts";
 
-// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev,reads,overload,fanout,peers,workflows]`:
+// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev,reads,overload,fanout,peers,workflows,sockets,oauth]`:
 // every figure beside a bare node:http server measured in the same run, so the ratios survive a noisy machine. Each bench
 // starts its own service (fresh data dir) and stops it. Without --seconds the API, ingest and
 // live-latency benches load for 10 s each, the timers bench measures a 30 s window, the
@@ -52,6 +54,10 @@ const benches: Record<string, () => Promise<void>> = {
   packages: () => benchPackages(seconds(10)),
   // five saves under `tributary dev`; not a load test, so --seconds doesn't apply
   "cli-dev": () => benchCliDev(),
+  // a TCP round trip through the runner's sockets vs a direct one; a fixed number of trips, so --seconds doesn't apply
+  sockets: () => benchSockets(),
+  // requests whose invocation refreshes an OAuth token vs the others; a fixed number of requests
+  oauth: () => benchOAuth(),
   // several nodes on PostgreSQL + Redis (skipped when they aren't reachable); --nodes=N (default 3)
   cluster: () => benchCluster(seconds(10), Number(arg("nodes") ?? 3)),
 };

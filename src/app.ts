@@ -105,6 +105,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     maxSaveMb: config.npmMaxSaveMb,
     maxFiles: config.npmMaxFiles,
     maxPackumentMb: config.npmMaxPackumentMb,
+    saveTimeoutMs: config.saveTimeoutMs,
   });
   const core = new Core({
     store,
@@ -128,6 +129,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...(clusterToken ? { peers: peerClient(clusterToken, config.invocationTimeoutMs + 5000) } : {}),
     ...(config.smtpUrl ? { smtp: { url: config.smtpUrl, from: config.smtpFrom } } : {}),
     errorEmails: config.errorEmails,
+    propsTimeoutMs: config.propsTimeoutMs,
   });
   answer = runnerReads(store.dataStoreRecords, core.runtime.pendingWrites);
   metrics.observe({

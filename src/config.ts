@@ -24,6 +24,8 @@ export interface Config {
   runners: number;
   /** wall-clock limit per invocation, ms (components.md §6: 30 s default, 300 s max) */
   invocationTimeoutMs: number;
+  /** wall-clock limit of a props form's question (options(), additionalProps()), ms (integrations §2: 10 s) */
+  propsTimeoutMs: number;
   logLevel: string;
   apiBodyLimit: number;
   /** waits between webhook tries, ms (decisions §5: 5 tries over about an hour) */
@@ -78,6 +80,8 @@ export interface Config {
   npmMaxFiles: number;
   /** the largest package metadata read from the registry, MiB */
   npmMaxPackumentMb: number;
+  /** what installing a save's packages and bundling it may take in all, ms */
+  saveTimeoutMs: number;
   // -- operators' edges --
   /** origins the API and SSE answer CORS requests from; ["*"] = any; empty = CORS off */
   corsOrigins: string[];
@@ -245,6 +249,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     secretKey: e.TRIBUTARY_SECRET_KEY || undefined,
     runners: int("TRIBUTARY_RUNNERS", e.TRIBUTARY_RUNNERS, Math.max(1, cpus().length), 1),
     invocationTimeoutMs,
+    propsTimeoutMs: Math.min(60_000, int("TRIBUTARY_PROPS_TIMEOUT_MS", e.TRIBUTARY_PROPS_TIMEOUT_MS, 10_000, 100)),
     logLevel: e.LOG_LEVEL || "info",
     apiBodyLimit: 1024 * 1024,
     webhookBackoffMs: backoff(e.TRIBUTARY_WEBHOOK_BACKOFF_MS),
@@ -273,6 +278,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     npmMaxSaveMb: int("TRIBUTARY_NPM_MAX_SAVE_MB", e.TRIBUTARY_NPM_MAX_SAVE_MB, 1024, 1),
     npmMaxFiles: int("TRIBUTARY_NPM_MAX_FILES", e.TRIBUTARY_NPM_MAX_FILES, 50_000, 1),
     npmMaxPackumentMb: int("TRIBUTARY_NPM_MAX_PACKUMENT_MB", e.TRIBUTARY_NPM_MAX_PACKUMENT_MB, 16, 1),
+    saveTimeoutMs: int("TRIBUTARY_SAVE_TIMEOUT_MS", e.TRIBUTARY_SAVE_TIMEOUT_MS, 300_000, 100),
     corsOrigins: corsOrigins(e.TRIBUTARY_CORS_ORIGINS),
     metricsToken: e.TRIBUTARY_METRICS_TOKEN || undefined,
     dashboard: onOff("TRIBUTARY_DASHBOARD", e.TRIBUTARY_DASHBOARD, true),

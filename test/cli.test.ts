@@ -469,7 +469,11 @@ export default {
       // the user's browser: the provider redirects it to the callback
       const res = await fetch(started.authorize_url, { redirect: "manual" });
       const back = new URL(res.headers.get("location")!);
-      const page = await fetch(`${url}${back.pathname}${back.search}`);
+      const question = await fetch(`${url}${back.pathname}${back.search}`);
+      assert.match(await question.text(), /to the Tributary user <strong>admin<\/strong>/);
+      const form = new URLSearchParams(back.search);
+      form.set("decision", "connect");
+      const page = await fetch(`${url}/oauth/callback`, { method: "POST", body: form });
       assert.equal(page.status, 200, await page.text());
       assert.equal(await p.done, 0, p.err());
       const flow = { status: /"status": "(\w+)"/.exec(p.out())?.[1], account_id: /"account_id": "(apn_[\w-]+)"/.exec(p.out())?.[1] };

@@ -292,3 +292,16 @@ export function waitEvents(t: TestApp, sourceId: string, n: number, eventName = 
 /** The path part of an endpoint URL, for app.inject. */
 export const endpointPath = (source: { configured_props: Record<string, any> }, prop = "http"): string =>
   new URL(source.configured_props[prop].endpoint_url).pathname;
+
+/**
+ * The browser's part of an OAuth callback (`path`: where the provider sent it): the page that asks
+ * whether to connect, then the form's answer. Returns the last reply (the question's when it
+ * asked nothing: an error page).
+ */
+export async function answerOAuthCallback(t: TestApp, path: string, opts: { decision?: "connect" | "cancel"; headers?: Record<string, string> } = {}): Promise<Reply> {
+  const question = await t.request("GET", path, { key: null });
+  if (question.status !== 200 || !question.text.includes('name="decision"')) return question;
+  const form = new URLSearchParams(new URL(path, "http://x").search);
+  form.set("decision", opts.decision ?? "connect");
+  return t.request("POST", "/oauth/callback", { key: null, raw: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded", ...opts.headers } });
+}

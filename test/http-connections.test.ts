@@ -2,7 +2,9 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
-import { createSource, endpointPath, startApp, waitFor, HTTP_COMPONENT, type TestApp } from "./helpers.ts";
+import { createServer, type Server } from "node:http";
+import { createSource, endpointPath, listenLocally, startApp, waitFor, HTTP_COMPONENT, type TestApp } from "./helpers.ts";
+import { startRegistry, type LocalRegistry } from "./fixtures/npm-registry.ts";
 
 // Slow clients (slowloris) can't hold connections: headers and bodies that don't arrive within
 // their limits end the connection with a 408 envelope, an idle kept-alive connection is closed,
@@ -166,3 +168,90 @@ describe("connection cap", () => {
 function count(t: TestApp): Promise<number> {
   return new Promise((resolve, reject) => t.app.http.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 }
+
+describe("a long save", () => {
+  // A registry whose package metadata is held until the test lets it go: the save installing it
+  // lasts as long as the test wants, with no clock involved.
+  let registry: LocalRegistry;
+  let gate: Server;
+  let gateUrl = "";
+  const held = new Map<string, { arrived: Promise<void>; release: () => void }>();
+  const hold = (name: string) => {
+    let arrive = () => {};
+    let release = () => {};
+    const arrived = new Promise<void>((r) => (arrive = r));
+    const released = new Promise<void>((r) => (release = r));
+    held.set(name, { arrived, release });
+    return { arrived, released, arrive };
+  };
+  const gates = new Map<string, ReturnType<typeof hold>>();
+  const apps: TestApp[] = [];
+
+  before(async () => {
+    registry = await startRegistry([
+      { name: "slow-pkg", version: "1.0.0", files: { "index.js": `module.exports = "slow";` } },
+      { name: "stuck-pkg", version: "1.0.0", files: { "index.js": `module.exports = "stuck";` } },
+    ]);
+    for (const name of ["slow-pkg", "stuck-pkg"]) gates.set(name, hold(name));
+    gate = createServer((req, res) => {
+      const name = decodeURIComponent((req.url ?? "/").slice(1));
+      const g = gates.get(name);
+      g?.arrive();
+      void (g?.released ?? Promise.resolve())
+        .then(() => fetch(registry.url + encodeURIComponent(name).replace("%40", "@")))
+        .then(async (r) => res.writeHead(r.status, { "content-type": r.headers.get("content-type") ?? "application/json" }).end(Buffer.from(await r.arrayBuffer())))
+        .catch(() => res.destroy());
+    });
+    await new Promise<void>((r) => gate.listen(0, "127.0.0.1", r));
+    gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}/`;
+  });
+  after(async () => {
+    for (const g of held.values()) g.release();
+    for (const a of apps) await a.close();
+    gate.closeAllConnections();
+    await new Promise((r) => gate.close(r));
+    await registry.close();
+  });
+
+  const appWith = async (env: Record<string, string>) => {
+    const app = await startApp({
+      TRIBUTARY_NPM_REGISTRY: gateUrl,
+      TRIBUTARY_FETCH_ALLOW: `${registry.hostPort},${new URL(gateUrl).host}`,
+      TRIBUTARY_HTTP_IDLE_TIMEOUT_MS: "300",
+      ...env,
+    });
+    apps.push(app);
+    return { app, base: await listenLocally(app) };
+  };
+  const save = (base: string, app: TestApp, name: string) =>
+    fetch(`${base}/v1/components`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${app.adminKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ component_code: `import v from "${name}";\nexport default { run() { this.$emit(v); } };` }),
+    });
+
+  it("a save that outlasts the idle timeout gets its answer, not a dropped connection", async () => {
+    const { app, base } = await appWith({});
+    const answer = save(base, app, "slow-pkg");
+    await within(held.get("slow-pkg")!.arrived, 10_000, "the save to ask the registry");
+    // a connection opened after the save went silent, closed by the idle timeout: the save's own
+    // connection has now been silent longer than that
+    const idle = connect({ port: Number(new URL(base).port), host: "127.0.0.1" });
+    idle.on("error", () => {});
+    await within(new Promise((r) => idle.on("close", r)), 10_000, "the idle timeout to close a silent connection");
+    held.get("slow-pkg")!.release();
+    const res = await within(answer, 20_000, "the save's answer");
+    const body = (await res.json()) as { data: { id: string } };
+    assert.equal(res.status, 200, JSON.stringify(body));
+    assert.match(body.data.id, /^sc_/);
+  });
+
+  it("a save past TRIBUTARY_SAVE_TIMEOUT_MS is answered with why (422)", async () => {
+    const { app, base } = await appWith({ TRIBUTARY_SAVE_TIMEOUT_MS: "500" });
+    const res = await within(save(base, app, "stuck-pkg"), 20_000, "the save's answer");
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    assert.equal(res.status, 422);
+    assert.equal(body.error.code, "invalid_component");
+    assert.match(body.error.message, /took longer than 0\.5 s \(TRIBUTARY_SAVE_TIMEOUT_MS\)/);
+  });
+});

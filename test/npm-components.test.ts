@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readdirSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { assertErrorEnvelope, createSource, serveFiles, startApp, waitEvents, type FileServer, type TestApp } from "./helpers.ts";
 import { startRegistry, type FixturePackage, type LocalRegistry } from "./fixtures/npm-registry.ts";
@@ -72,6 +73,29 @@ const PACKAGES: FixturePackage[] = [
   { name: "big-a", version: "1.0.0", files: { "index.js": `module.exports = "a";`, "blob.txt": noise(1_200_000, 1) } },
   { name: "big-b", version: "1.0.0", files: { "index.js": `module.exports = "b";`, "blob.txt": noise(1_200_000, 2) } },
   { name: "@fixture/scoped", version: "1.0.0", type: "module", main: "index.mjs", files: { "index.mjs": `export const hello = () => "scoped";` } },
+  // CommonJS as Node runs it: sloppy unless the file says "use strict" (slackify-html assigns an
+  // undeclared global; others write to frozen objects, use \`with\`, legacy octals, a plain call's this)
+  {
+    name: "sloppy-cjs",
+    version: "1.0.0",
+    files: {
+      "index.js": `// no "use strict" here
+        entities = require("./entities");
+        function self() { return this === globalThis; }
+        var frozen = Object.freeze({ a: 1 });
+        frozen.a = 2;
+        with (Math) { var biggest = max(1, 2); }
+        module.exports = { decode: (s) => entities.decode(s), plainThis: self(), frozen: frozen.a, octal: 010, biggest,
+          leaked: typeof globalThis.entities, strict: require("./strict.js")(), dirname: typeof __dirname, beside: require("./strict.js").beside };`,
+      // its own Buffer, declared as a module may (shadowing the bundle's)
+      "entities.js": `let Buffer = require("buffer").Buffer; exports.decode = (s) => Buffer.from(s.replace(/&amp;/g, "&")).toString();`,
+      "strict.js": `/* says so */ "use strict";
+        const path = require("path");
+        module.exports = function () { try { undeclared = 1; return "assigned"; } catch (e) { return e.name; } };
+        // a file named from __dirname (pg-format), both ways
+        module.exports.beside = [require(__dirname + "/entities.js").decode("&amp;"), typeof require(path.join(__dirname, "entities.js")).decode];`,
+    },
+  },
 ];
 
 function noise(n: number, seed: number): string {
@@ -176,7 +200,7 @@ describe("npm packages in components", () => {
   });
 
   it("a Node module the sandbox doesn't have, imported by the component itself, is refused naming it", async () => {
-    for (const mod of ["fs", "node:child_process", "net"]) {
+    for (const mod of ["fs", "node:child_process", "dgram"]) {
       const res = await t.request("POST", "/v1/components", { body: { component_code: `import x from "${mod}"; export default { run() {} }` } });
       assertErrorEnvelope(res, 422, "invalid_component");
       assert.ok(res.body.error.message.includes(`"${mod}"`), res.body.error.message);
@@ -213,6 +237,55 @@ describe("Node's modules, as CommonJS and by subpath", () => {
       export default { async run() { const v = await sleep(1, "slept"); assert.equal(1, 1); this.$emit(v); } }`);
     assert.equal(got, "slept");
     assert.equal(registry.hits.length, hits, "nothing asked of the registry");
+  });
+
+  it("node:crypto's Hash has copy(), its Hmac none, as in Node", async () => {
+    const got = await runOnce(t, `import { createHash, createHmac } from "node:crypto";
+      export default { run() {
+        const h = createHash("sha256").update("a");
+        const twin = h.copy().update("c");
+        this.$emit({ twin: twin.digest("hex"), h: h.update("b").digest("hex"), hmac: typeof createHmac("sha256", "k").copy });
+      } }`);
+    const hex = (s: string) => createHash("sha256").update(s).digest("hex");
+    assert.deepEqual(got, { twin: hex("ac"), h: hex("ab"), hmac: "undefined" });
+  });
+
+  it("http.Agent is an EventEmitter, as Node's", async () => {
+    const got = await runOnce(t, `import http from "node:http";
+      export default { run() {
+        const agent = new http.Agent({ keepAlive: true });
+        let heard = 0;
+        agent.on("free", () => heard++);
+        agent.emit("free");
+        this.$emit({ heard, keepAlive: agent.keepAlive });
+      } }`);
+    assert.deepEqual(got, { heard: 1, keepAlive: true });
+  });
+
+  it("stream/web is the sandbox's own WHATWG streams (the globals)", async () => {
+    const got = await runOnce(t, `import { ReadableStream, TextDecoderStream } from "node:stream/web";
+      export default { async run() {
+        const text = [];
+        for await (const s of ReadableStream.from([new Uint8Array([104, 105])]).pipeThrough(new TextDecoderStream())) text.push(s);
+        this.$emit({ same: ReadableStream === globalThis.ReadableStream, text: text.join("") });
+      } }`);
+    assert.deepEqual(got, { same: true, text: "hi" });
+  });
+});
+
+describe("packages' CommonJS runs as in Node", () => {
+  it("a CommonJS file without \"use strict\" runs sloppy (undeclared globals, with, octals); one that says it, and the component, stay strict; require(__dirname + file) works", async () => {
+    const code = `import sloppy from "sloppy-cjs";
+      export default { run() {
+        let mine;
+        try { componentGlobal = 1; mine = "assigned"; } catch (e) { mine = e.name; }
+        this.$emit({ ...sloppy, decoded: sloppy.decode("a &amp; b"), mine });
+      } };`;
+    const event = await runOnce(t, code);
+    assert.deepEqual(event, {
+      plainThis: true, frozen: 1, octal: 8, biggest: 2, leaked: "object", strict: "ReferenceError", dirname: "string", beside: ["&", "function"],
+      decoded: "a & b", mine: "ReferenceError",
+    });
   });
 });
 

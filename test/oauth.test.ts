@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { IncomingMessage } from "node:http";
 import { OAuth2Server } from "oauth2-mock-server";
-import { assertErrorEnvelope, eventsOf, startApp, waitEvents, type Reply, type TestApp } from "./helpers.ts";
+import { answerOAuthCallback, assertErrorEnvelope, eventsOf, startApp, waitEvents, type Reply, type TestApp } from "./helpers.ts";
 
 // OAuth 2 connected accounts (integrations §1) against a real authorization server started here
 // (oauth2-mock-server: authorization endpoint, token endpoint with PKCE checks, refresh grants):
@@ -92,7 +92,7 @@ describe("OAuth accounts", () => {
     const back = new URL(res.headers.get("location")!);
     assert.equal(back.origin + back.pathname, "http://tributary.test/oauth/callback");
     const callback = back.pathname + back.search;
-    return { flow: start.body.data.id, page: await t.request("GET", callback, { key: null }), callback };
+    return { flow: start.body.data.id, page: await answerOAuthCallback(t, callback), callback };
   }
 
   async function account(u: User, id: string) {
@@ -145,7 +145,12 @@ describe("OAuth accounts", () => {
 
     const res = await fetch(start.body.data.authorize_url, { redirect: "manual" });
     const back = new URL(res.headers.get("location")!);
-    const page = await t.request("GET", back.pathname + back.search, { key: null });
+    // the page asks first, naming the Tributary user the account would go to; nothing is made yet
+    const question = await t.request("GET", back.pathname + back.search, { key: null });
+    assert.equal(question.status, 200, question.text);
+    assert.match(question.text, /Connect this github account to the Tributary user <strong>user\w+<\/strong>\?/);
+    assert.equal((await t.request("GET", `/v1/accounts/connect/${start.body.data.id}`, { key: user.key })).body.data.status, "pending");
+    const page = await answerOAuthCallback(t, back.pathname + back.search);
     assert.equal(page.status, 200, page.text);
     assert.match(String(page.headers["content-type"]), /text\/html/);
     assert.match(String(page.headers["content-security-policy"]), /default-src 'none'/);
@@ -163,10 +168,15 @@ describe("OAuth accounts", () => {
     // another user can't see the flow
     assertErrorEnvelope(await t.request("GET", `/v1/accounts/connect/${start.body.data.id}`, { key: other.key }), 404, "not_found");
 
-    // the same callback again (a replayed state) makes nothing
+    // the same callback again (a replayed state) makes nothing, asked or answered
     const again = await t.request("GET", back.pathname + back.search, { key: null });
     assert.equal(again.status, 400);
     assert.match(again.text, /expired or was used already/);
+    const form = new URLSearchParams(back.search);
+    form.set("decision", "connect");
+    const replayed = await t.request("POST", "/oauth/callback", { key: null, raw: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    assert.equal(replayed.status, 400);
+    assert.match(replayed.text, /expired or was used already/);
   });
 
   it("a source uses the account's token; a token about to expire is refreshed once however many runs ask", async () => {
@@ -270,12 +280,25 @@ describe("OAuth accounts", () => {
     const start = await t.request("POST", "/v1/accounts/connect", { key: user.key, body: { app: "github", name: "hijacked" } });
     const res = await fetch(start.body.data.authorize_url, { redirect: "manual" });
     const back = new URL(res.headers.get("location")!);
-    const page = await t.request("GET", back.pathname + back.search, { key: null, headers: { cookie } });
+    const page = await answerOAuthCallback(t, back.pathname + back.search, { headers: { cookie } });
     assert.equal(page.status, 403);
     assert.match(page.text, /started by another user/);
     const mine = await t.request("GET", "/v1/users/me/accounts", { key: user.key });
     const theirs = await t.request("GET", "/v1/users/me/accounts", { key: other.key });
     assert.ok(![...mine.body.data, ...theirs.body.data].some((a: { name: string }) => a.name === "hijacked"));
+  });
+
+  it("Cancel on the question page makes nothing, and the flow says why", async () => {
+    const start = await t.request("POST", "/v1/accounts/connect", { key: user.key, body: { app: "github", name: "declined" } });
+    const res = await fetch(start.body.data.authorize_url, { redirect: "manual" });
+    const back = new URL(res.headers.get("location")!);
+    const page = await answerOAuthCallback(t, back.pathname + back.search, { decision: "cancel" });
+    assert.equal(page.status, 400);
+    assert.match(page.text, /chose not to connect/);
+    const flow = await t.request("GET", `/v1/accounts/connect/${start.body.data.id}`, { key: user.key });
+    assert.equal(flow.body.data.status, "failed");
+    const list = await t.request("GET", "/v1/users/me/accounts", { key: user.key });
+    assert.ok(!list.body.data.some((a: { name: string }) => a.name === "declined"));
   });
 
   it("a code the token endpoint refuses (PKCE verifier mismatch) makes no account", async () => {
@@ -285,7 +308,7 @@ describe("OAuth accounts", () => {
     url.searchParams.set("code_challenge", "A".repeat(43));
     const res = await fetch(url, { redirect: "manual" });
     const back = new URL(res.headers.get("location")!);
-    const page = await t.request("GET", back.pathname + back.search, { key: null });
+    const page = await answerOAuthCallback(t, back.pathname + back.search);
     assert.ok(page.status >= 400, page.text);
     const list = await t.request("GET", "/v1/users/me/accounts", { key: user.key });
     assert.ok(!list.body.data.some((a: { name: string }) => a.name === "tampered"));
@@ -330,7 +353,7 @@ describe("OAuth refresh across nodes", { skip: process.env.TRIBUTARY_TEST_STORE 
       const start = await a.request("POST", "/v1/accounts/connect", { body: { app: "github" } });
       const res = await fetch(start.body.data.authorize_url, { redirect: "manual" });
       const back = new URL(res.headers.get("location")!);
-      assert.equal((await a.request("GET", back.pathname + back.search, { key: null })).status, 200);
+      assert.equal((await answerOAuthCallback(a, back.pathname + back.search)).status, 200);
       const flow = await a.request("GET", `/v1/accounts/connect/${start.body.data.id}`);
       const accountId = flow.body.data.account_id as string;
       const owner = (await a.request("GET", `/v1/accounts/${accountId}`)).body.data;

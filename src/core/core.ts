@@ -15,11 +15,14 @@ import { DataStores } from "./data-stores/data-stores.ts";
 import { DataStoreSweep } from "./data-stores/sweep.ts";
 import { Runs } from "./workflows/runs.ts";
 import { RunActions } from "./workflows/run-actions.ts";
+import { DynamicProps } from "./dynamic-props.ts";
 
 /** The domain, as the HTTP layer (and later the runtime) sees it. */
 export class Core {
   readonly users: Users;
   readonly components: Components;
+  /** a props form's questions: a prop's options, the props additionalProps() adds */
+  readonly dynamicProps: DynamicProps;
   readonly sources: Sources;
   readonly subscriptions: Subscriptions;
   readonly runtime: SourceRuntime;
@@ -44,7 +47,8 @@ export class Core {
     this.users = new Users(deps, this.runtime.usage);
     this.users.onGone = (id, userId) => this.runtime.gone(id, userId);
     this.components = new Components(deps);
-    this.sources = new Sources(deps, this.components, this.runtime);
+    this.dynamicProps = new DynamicProps(deps, this.components, this.runtime);
+    this.sources = new Sources(deps, this.components, this.runtime, this.dynamicProps);
     this.workflows = new Workflows(deps, this.runtime, this.components);
     this.runActions = new RunActions({ store: deps.store, secrets: deps.secrets, runtime: this.runtime, version: deps.version });
     this.runs = new Runs(deps.store, (user, id) => this.workflows.get(user, id), {

@@ -47,4 +47,6 @@ export interface CoreDeps {
   smtp?: { url: string; from: string };
   /** with smtp: email an emitter's owner when it fails (core/runtime/error-mail.ts) */
   errorEmails?: boolean;
+  /** a props form's question (options(), additionalProps()) may take this long (default 10 s) */
+  propsTimeoutMs?: number;
 }

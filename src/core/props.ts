@@ -1,6 +1,6 @@
 import { Cron } from "croner";
 import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
-import type { SecretBox } from "../lib/secret-box.ts";
+import { SEALED_PREFIX, type SecretBox } from "../lib/secret-box.ts";
 import { invalid, type FieldProblem } from "../lib/errors.ts";
 import { accountIdOf } from "./accounts/account-refs.ts";
 import { DATA_STORE } from "./data-stores/store-refs.ts";
@@ -178,6 +178,9 @@ export function normalizeProps(
   return out;
 }
 
+/** A value the secret box sealed (a secret prop's, at rest). */
+export const isSealed = (v: unknown): v is string => typeof v === "string" && v.startsWith(SEALED_PREFIX);
+
 /** configured_props as the API shows them (decisions §4). */
 export function echoProps(meta: ComponentMeta, stored: Record<string, unknown>, endpointUrl: string | null) {
   const out: Record<string, unknown> = {};
@@ -195,6 +198,12 @@ export function echoProps(meta: ComponentMeta, stored: Record<string, unknown>, 
     }
     if (value === undefined) continue;
     out[p.name] = p.secret && accountIdOf(value) === undefined ? MASK : value;
+  }
+  // values of props that additionalProps() added (checked against them at save): a secret one
+  // was sealed then, and shows masked
+  const declared = new Set(meta.props.map((p) => p.name));
+  for (const [name, value] of Object.entries(stored)) {
+    if (!declared.has(name)) out[name] = isSealed(value) ? MASK : value;
   }
   return out;
 }

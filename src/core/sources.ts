@@ -14,6 +14,7 @@ import { endpointUrl, newEndpointKey } from "./endpoint.ts";
 import { SourceListCache, type RenderedPage } from "./source-list-cache.ts";
 import type { SourceRuntime } from "./runtime/source-runtime.ts";
 import { timerOf } from "./flow/timers.ts";
+import type { DynamicProps } from "./dynamic-props.ts";
 
 export interface SourceInput extends ComponentInput {
   component_id?: unknown;
@@ -45,9 +46,12 @@ export class Sources {
   readonly #components: Components;
   readonly #lists: SourceListCache;
   readonly #rt: SourceRuntime;
+  /** a component with reloadProps props: configured_props are checked against the props it has so configured */
+  readonly #dynamic: DynamicProps | undefined;
 
-  constructor(deps: CoreDeps, components: Components, runtime: SourceRuntime) {
+  constructor(deps: CoreDeps, components: Components, runtime: SourceRuntime, dynamic?: DynamicProps) {
     this.#deps = deps;
+    this.#dynamic = dynamic;
     this.#components = components;
     this.#rt = runtime;
     // SQLite has one writer, this process, so its cached lists are exact; with PostgreSQL other
@@ -111,9 +115,10 @@ export class Sources {
         { field: "component_id", message: "one of component_id, component_code, component_url or key is required" },
       ]);
     }
-    const props = normalizeProps(component.meta, input.configured_props, this.#deps.secrets);
-    await checkAccountRefs(this.#deps.store.accounts, user, component.meta, props);
-    await checkDataStoreRefs(this.#deps.store.dataStores, user, component.meta, props);
+    const meta = (await this.#dynamic?.metaFor(user, component, input.configured_props)) ?? component.meta;
+    const props = normalizeProps(meta, input.configured_props, this.#deps.secrets);
+    await checkAccountRefs(this.#deps.store.accounts, user, meta, props);
+    await checkDataStoreRefs(this.#deps.store.dataStores, user, meta, props);
     const wanted = checkName(input.name) ?? slugify(component.meta.name ?? component.meta.key ?? "source");
     const { name, slug } = await this.#uniqueName(user.id, wanted);
     const now = nowSeconds();
@@ -173,9 +178,12 @@ export class Sources {
     const component =
       (await this.#component(user, input)) ?? (await this.#deps.store.components.byId(current.component_id));
     if (!component) throw notFound("component");
-    const props = normalizeProps(component.meta, input.configured_props, this.#deps.secrets, current.props);
-    await checkAccountRefs(this.#deps.store.accounts, user, component.meta, props);
-    await checkDataStoreRefs(this.#deps.store.dataStores, user, component.meta, props, current.props);
+    // the stored values count only while the component stays the same
+    const previous = component.id === current.component_id ? current.props : {};
+    const meta = (await this.#dynamic?.metaFor(user, component, input.configured_props, previous)) ?? component.meta;
+    const props = normalizeProps(meta, input.configured_props, this.#deps.secrets, current.props);
+    await checkAccountRefs(this.#deps.store.accounts, user, meta, props);
+    await checkDataStoreRefs(this.#deps.store.dataStores, user, meta, props, current.props);
     const wanted = checkName(input.name);
     const named = wanted && wanted !== current.name ? await this.#uniqueName(user.id, wanted, id) : undefined;
     const hasHttp = component.meta.props.some((p) => p.type === "$.interface.http");

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { FastifyBaseLogger } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { HttpLimits } from "../config.ts";
 
 // How long a connection may take, and how many there may be. Without these a client that sends
@@ -62,5 +62,30 @@ export function capConnections(server: Server, limits: HttpLimits, log: FastifyB
     warnedAt = Date.now();
     log.warn({ dropped, maxConnections: limits.maxConnections }, "connections refused: the connection cap (TRIBUTARY_HTTP_MAX_CONNECTIONS) is reached");
     dropped = 0;
+  });
+}
+
+const WRITES = new Set(["POST", "PUT", "PATCH"]);
+
+/**
+ * The idle timeout measures a client's silence, but once a write of the API has arrived whole
+ * the silence is the server's: a save that installs and bundles big packages works for minutes
+ * (bounded by its own limit, TRIBUTARY_SAVE_TIMEOUT_MS), and its client must get the answer, not
+ * a connection dropped while the save may still finish. So the idle timer is off from when the
+ * body is in until the answer starts; it is on again for the answer and for what follows on the
+ * connection (a client that doesn't read the answer is idle again).
+ */
+export function holdWhileWorking(api: FastifyInstance, idleTimeoutMs: number): void {
+  const timer = (req: { method: string; raw: IncomingMessage }, ms: number) => {
+    // app.inject's requests have no real socket
+    if (WRITES.has(req.method) && typeof req.raw.socket?.setTimeout === "function") req.raw.socket.setTimeout(ms);
+  };
+  api.addHook("preHandler", (req, _reply, done) => {
+    timer(req, 0);
+    done();
+  });
+  api.addHook("onSend", (req, _reply, payload, done) => {
+    timer(req, idleTimeoutMs);
+    done(null, payload);
   });
 }

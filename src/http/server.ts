@@ -6,7 +6,7 @@ import type { Core } from "../core/core.ts";
 import { ErrorEnvelope } from "./schemas.ts";
 import { errorHandler, frameworkErrorHandler, notFoundHandler } from "./errors.ts";
 import { answerUnhandledRequests, clientErrorHandler, requireHost } from "./client-errors.ts";
-import { capConnections, connectionOptions, serverWithFirstLook } from "./connections.ts";
+import { capConnections, connectionOptions, holdWhileWorking, serverWithFirstLook } from "./connections.ts";
 import type { HttpLimits } from "../config.ts";
 import { authHook } from "./auth.ts";
 import { filterHook } from "./filter.ts";
@@ -14,6 +14,7 @@ import { jsonBodyParser } from "./json-body.ts";
 import { AppError } from "../lib/errors.ts";
 import { userRoutes } from "./routes/users.ts";
 import { componentRoutes } from "./routes/components.ts";
+import { componentPropRoutes } from "./routes/component-props.ts";
 import { sourceRoutes } from "./routes/sources.ts";
 import { subscriptionRoutes } from "./routes/subscriptions.ts";
 import { eventRoutes } from "./routes/events.ts";
@@ -159,9 +160,12 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
       v1.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
       await v1.register(async (api) => {
         api.addHook("onRequest", authHook(core.users));
+        // a long save (big npm installs) is answered, not dropped by the idle timeout
+        holdWhileWorking(api, opts.limits.idleTimeoutMs);
         api.addHook("onSend", filterHook);
         await api.register(userRoutes(core));
         await api.register(componentRoutes(core));
+        await api.register(componentPropRoutes(core));
         await api.register(sourceRoutes(core));
         await api.register(subscriptionRoutes(core));
         await api.register(eventRoutes(core));

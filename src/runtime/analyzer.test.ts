@@ -80,7 +80,8 @@ describe("component forms", () => {
       type: "source",
       props: [
         { name: "db", type: "$.service.db" },
-        { name: "count", type: "integer", optional: true, min: 1, max: 5, default: 2 },
+        // a dynamic options() is not described, only said to be there (integrations §2)
+        { name: "count", type: "integer", optional: true, min: 1, max: 5, remoteOptions: true, default: 2 },
         { name: "token", type: "string", label: "Token", secret: true },
         { name: "hook", type: "$.interface.http", customResponse: true },
       ],

@@ -392,6 +392,87 @@ describe("invoke: web body globals", () => {
   });
 });
 
+describe("invoke: what real packages use: WHATWG streams, TextEncoder.encodeInto, Hash#copy", () => {
+  it("ReadableStream, WritableStream, TransformStream, the queuing strategies and the text streams are globals, as in Node", async () => {
+    const r = await run(
+      `export default { async run() {
+        const chunks = [new Uint8Array([0x68, 0xc3]), new Uint8Array([0xa9, 0xe2, 0x82]), new Uint8Array([0xac])];
+        const source = new ReadableStream({ start(c) { for (const x of chunks) c.enqueue(x); c.close(); } });
+        const upper = new TransformStream({ transform(s, c) { c.enqueue(s.toUpperCase()); } });
+        const seen = [];
+        await source.pipeThrough(new TextDecoderStream()).pipeThrough(upper)
+          .pipeTo(new WritableStream({ write(s) { seen.push(s); } }, new CountQueuingStrategy({ highWaterMark: 2 })));
+        const encoded = [];
+        for await (const b of ReadableStream.from(["a", "\u00e9"]).pipeThrough(new TextEncoderStream())) encoded.push([...b]);
+        this.$emit({ text: seen.join(""), encoded, bytes: new ByteLengthQueuingStrategy({ highWaterMark: 8 }).size(new Uint8Array(3)),
+          names: [ReadableStream.name, TextDecoderStream.name, typeof ReadableStreamDefaultReader, typeof WritableStreamDefaultWriter] });
+      } }`,
+    );
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.deepEqual(events(r)[0], { text: "HÉ€", encoded: [[0x61], [0xc3, 0xa9]], bytes: 3, names: ["ReadableStream", "TextDecoderStream", "function", "function"] });
+  });
+
+  it("a fetch response's body and a Blob are streams; looking at res.body leaves text() usable", async () => {
+    const r = await run(
+      `export default { async run(origin) {
+        const res = await fetch(origin + "/json?x=1");
+        const reader = res.body.getReader();
+        const parts = [];
+        for (let c = await reader.read(); !c.done; c = await reader.read()) parts.push(new TextDecoder().decode(c.value));
+        const other = await fetch(origin + "/json?x=2");
+        const looked = other.body instanceof ReadableStream && other.bodyUsed;
+        const blob = [];
+        for await (const c of new Blob(["ab"]).stream()) blob.push([...c]);
+        this.$emit({ read: JSON.parse(parts.join("")).url, used: res.bodyUsed, looked, text: JSON.parse(await other.text()).url,
+          empty: new Response(null).body, blob });
+      } }`,
+      { event: origin, fetchAllow: allow },
+    );
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.deepEqual(events(r)[0], { read: "/json?x=1", used: true, looked: false, text: "/json?x=2", empty: null, blob: [[97, 98]] });
+  });
+
+  it("TextEncoder.encodeInto writes whole characters only and says how much it read and wrote", async () => {
+    const r = await run(`export default { run() {
+      const small = new Uint8Array(4);
+      const a = new TextEncoder().encodeInto("a\u00e9\u{1F600}", small);
+      const big = new Uint8Array(16);
+      const b = new TextEncoder().encodeInto("a\u00e9\u{1F600}", big);
+      this.$emit({ a, small: [...small], b, big: [...big.subarray(0, b.written)] });
+    } }`);
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.deepEqual(events(r)[0], {
+      a: { read: 2, written: 3 }, small: [0x61, 0xc3, 0xa9, 0],
+      b: { read: 4, written: 7 }, big: [0x61, 0xc3, 0xa9, 0xf0, 0x9f, 0x98, 0x80],
+    });
+  });
+
+  it("crypto: a hash's copy() digests what was fed so far, and each goes on apart", async () => {
+    const r = await run(`import crypto from "crypto";
+      export default { run() {
+        const h = crypto.createHash("sha256").update("a");
+        const twin = h.copy();
+        this.$emit({ twin: twin.update("c").digest("hex"), h: h.update("b").digest("hex") });
+      } }`);
+    assert.equal(r.error, undefined, r.error?.message);
+    const hex = (s: string) => createHash("sha256").update(s).digest("hex");
+    assert.deepEqual(events(r)[0], { twin: hex("ac"), h: hex("ab") });
+  });
+
+  it("a context that never names a stream class never loads them", async () => {
+    const probe = `Object.getOwnPropertyDescriptor(globalThis, "ReadableStream")`;
+    const r = await run(
+      `export default { async run() {
+        const before = typeof ${probe}.get;
+        const touched = typeof ReadableStream;
+        this.$emit({ before, touched, after: typeof ${probe}.value });
+      } }`,
+    );
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.deepEqual(events(r)[0], { before: "function", touched: "function", after: "function" });
+  });
+});
+
 describe("invoke: sources of one owner and code share an isolate", () => {
   const bombable = `export default { props: { db: "$.service.db" }, run(event) {
     if (event === "loop") for (;;) {}

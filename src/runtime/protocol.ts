@@ -10,7 +10,8 @@ export interface AnalyzeRequest {
   memoryMb: number;
 }
 
-export type InvocationKind = "run" | "deploy" | "activate" | "deactivate";
+/** "options" and "reload": a props form's questions (integrations §2), answered as the response */
+export type InvocationKind = "run" | "deploy" | "activate" | "deactivate" | "options" | "reload";
 
 export interface InvokeLimits {
   /** wall clock for the whole invocation, async waits included (components.md §6) */

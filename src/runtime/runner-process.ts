@@ -11,6 +11,7 @@ import { lowerPriority } from "./runner-priority.ts";
 import { RUNNER_CACHE_DIR, runnerEntry } from "./runner-entry.ts";
 import { batchesOf, type RunnerAnswer, type RunnerAsk, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
 import { bufferPackageDirs } from "./sandbox/buffer-source.ts";
+import { webStreamsPackageDir } from "./sandbox/web-streams-source.ts";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
 const packageDir = (name: string, from = import.meta.url) => dirname(createRequire(from).resolve(`${name}/package.json`));
@@ -30,6 +31,8 @@ const READABLE = [
   packageDir("@jridgewell/sourcemap-codec"),
   // the isolate's Buffer global (sandbox/buffer-source.ts)
   ...bufferPackageDirs(),
+  // the isolate's stream globals (sandbox/web-streams-source.ts)
+  webStreamsPackageDir(),
 ];
 
 const EXEC_ARGV = [

@@ -33,6 +33,12 @@ export interface PropDefinition {
   /** for `$.interface.apphook` props: the app prop it hooks, and the event names (when fixed) */
   appProp?: string;
   eventNames?: string[];
+  /** dynamic props (integrations §2): a change of it reloads the props (additionalProps()) */
+  reloadProps?: boolean;
+  /** its `options` is a function: asked with POST /components/{id}/props/{prop}/options */
+  remoteOptions?: boolean;
+  /** its options() takes a search `query` */
+  useQuery?: boolean;
   /** for `alert` props (shown in the props form, never configured): its kind and its text */
   alertType?: string;
   content?: string;

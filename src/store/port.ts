@@ -361,9 +361,14 @@ export interface AccountStore {
    * it (no claim, or an expired one). The claim ends with `refreshed` or `releaseRefresh`.
    */
   claimRefresh(id: string, now: number, untilMs: number): Promise<boolean>;
-  releaseRefresh(id: string): Promise<void>;
-  /** new auth, expiry and status in one statement, ending the refresh claim */
-  refreshed(id: string, fields: Pick<AccountRow, "auth" | "auth_fields" | "expires_at_ms" | "status" | "status_reason" | "updated_at">): Promise<void>;
+  /** ends the claim made with `untilMs` (a later claim, or none, stays as it is) */
+  releaseRefresh(id: string, untilMs: number): Promise<void>;
+  /**
+   * New auth, expiry and status in one statement, ending the refresh claim made with `untilMs`.
+   * False (nothing written) when that claim is gone: the account was reconnected or edited
+   * meanwhile (update() clears claims), and what the refresh got is stale.
+   */
+  refreshed(id: string, untilMs: number, fields: Pick<AccountRow, "auth" | "auth_fields" | "expires_at_ms" | "status" | "status_reason" | "updated_at">): Promise<boolean>;
   /** whether a refresh of the account is claimed by someone now */
   refreshClaimed(id: string, now: number): Promise<boolean>;
 }
@@ -381,6 +386,8 @@ export interface OAuthAppStore {
 export interface OAuthFlowStore {
   insert(row: OAuthFlowRow): Promise<void>;
   byId(id: string): Promise<OAuthFlowRow | undefined>;
+  /** the unused, unexpired flow whose state hashes to `stateHash` (nothing is changed) */
+  pending(stateHash: string, now: number): Promise<OAuthFlowRow | undefined>;
   /**
    * Uses the flow whose state hashes to `stateHash` once: the row when it was unused and not
    * expired at `now` (it is marked used), else undefined, however many callbacks race.

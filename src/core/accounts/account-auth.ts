@@ -55,6 +55,8 @@ export class AccountAuth {
     if (this.#refresher && needsRefresh(opened)) {
       opened = await this.#refresh(id, opened.expires_at_ms);
       if (!opened || opened.userId !== userId) return undefined;
+      // another run or node found the refresh refused
+      if (opened.oauth && opened.status === "error") throw new AccountError(id, opened.statusReason ?? "it needs reconnecting");
     }
     return opened.auth;
   }

@@ -71,9 +71,15 @@ async function normalized(res: Response): Promise<{ res: Response; extra: Record
   return { res: new Response(JSON.stringify(body), { status, headers }), extra };
 }
 
+/** OAuth errors that say "not now" rather than "never": the account is not marked for them */
+const TRANSIENT = new Set(["server_error", "temporarily_unavailable", "slow_down"]);
+
 function refusal(e: unknown): Error {
   if (e instanceof oauth.ResponseBodyError) {
-    return new ProviderRefusal(`${e.error}${e.error_description ? `: ${e.error_description}` : ""}`);
+    const what = `${e.error}${e.error_description ? `: ${e.error_description}` : ""}`;
+    // a 5xx, or a 4xx that says try later, is an outage: the next run tries again
+    if (e.status >= 500 || e.status === 429 || TRANSIENT.has(e.error)) return new Error(`the provider answered ${e.status} (${what})`);
+    return new ProviderRefusal(what);
   }
   if (e instanceof oauth.WWWAuthenticateChallengeError) return new ProviderRefusal("the provider refused the client's credentials");
   if (e instanceof Error && e.name === "TimeoutError") return new Error(`the token endpoint didn't answer within ${TIMEOUT_MS / 1000} s`);

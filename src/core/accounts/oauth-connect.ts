@@ -16,6 +16,8 @@ import { authorizeUrl, challengeOf, exchangeCode, newState, newVerifier, Provide
 
 export const FLOW_TTL_MS = 10 * 60_000;
 const KEEP_ENDED_MS = 24 * 3600_000;
+/** longer than a token exchange may take (10 s), with room */
+const INTERRUPTED_MS = 60_000;
 const APP = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 
 export interface ConnectStart {
@@ -41,7 +43,26 @@ export interface CallbackOutcome {
   message: string;
 }
 
+/** The question the callback asks before it connects anything: to whom the account goes. */
+export interface CallbackQuestion {
+  app: string;
+  /** the Tributary user who started the flow */
+  username: string;
+  /** the provider's answer, carried through the form */
+  params: Record<string, string>;
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const NO_STATE: CallbackOutcome = { ok: false, status: 400, title: "Not connected", message: "The provider's answer has no state, so it can't be matched to a connection you started." };
+const USED: CallbackOutcome = { ok: false, status: 400, title: "Not connected", message: "This link has expired or was used already. Start connecting the account again." };
+
+/** The provider's answer's parameters (string ones only; the form's own fields are not). */
+function paramsOf(query: Record<string, unknown>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (typeof v === "string" && k !== "decision") params.set(k, v);
+  return params;
+}
 
 function checkBody(body: unknown, reconnect: boolean): { app?: string; name?: string; scopes?: string[] } {
   if (body === undefined || body === null) body = {};
@@ -116,41 +137,62 @@ export class OAuthConnect {
   async flow(user: UserRow, id: string): Promise<FlowView> {
     const f = id.startsWith("oc_") ? await this.#deps.store.oauthFlows.byId(id) : undefined;
     if (!f || f.user_id !== user.id) throw notFound("connect flow");
-    const status = f.result_account_id ? "connected" : f.error ? "failed" : f.used_at_ms === null && f.expires_at_ms <= Date.now() ? "expired" : "pending";
+    const now = Date.now();
+    // used but never finished: the node that took the callback died on the way
+    const interrupted = !f.result_account_id && !f.error && f.used_at_ms !== null && f.used_at_ms < now - INTERRUPTED_MS;
+    const error = f.error ?? (interrupted ? "the connection was interrupted: start it again" : undefined);
+    const status = f.result_account_id ? "connected" : error ? "failed" : f.used_at_ms === null && f.expires_at_ms <= now ? "expired" : "pending";
     return {
       id: f.id,
       app: f.app,
       status,
       ...(f.result_account_id ? { account_id: f.result_account_id } : {}),
-      ...(f.error ? { error: f.error } : {}),
+      ...(error ? { error } : {}),
       expires_at_ms: f.expires_at_ms,
     };
   }
 
   /**
-   * The provider sent the browser back. `sessionUserId`: the dashboard user signed in on that
-   * browser, if any: a flow someone else started is not finished in their name.
+   * The provider sent the browser back (GET). Nothing is connected yet: the page asks whether the
+   * account goes to the Tributary user who started the flow. Without that question, someone who
+   * started a flow could send its link to another person, whose click (providers skip their
+   * consent screen for an app already authorized) would hand over that person's account. The
+   * provider's refusal ends the flow at once.
    */
-  async callback(query: Record<string, unknown>, sessionUserId?: string): Promise<CallbackOutcome> {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (typeof v === "string") params.set(k, v);
+  async question(query: Record<string, unknown>): Promise<CallbackQuestion | CallbackOutcome> {
+    const params = paramsOf(query);
     const state = params.get("state");
-    if (!state) return { ok: false, status: 400, title: "Not connected", message: "The provider's answer has no state, so it can't be matched to a connection you started." };
+    if (!state) return NO_STATE;
+    if (params.get("error")) return this.callback(query);
+    const flow = await this.#deps.store.oauthFlows.pending(sha256Hex(state), Date.now());
+    if (!flow) return USED;
+    const user = await this.#deps.store.users.byId(flow.user_id);
+    return { app: flow.app, username: user?.username ?? flow.user_id, params: Object.fromEntries(params) };
+  }
+
+  /**
+   * The user answered the question (POST, `connect` or not), or the provider refused (GET).
+   * `sessionUserId`: the dashboard user signed in on that browser, if its cookie came (the answer
+   * is a same-origin form post, so it does): a flow someone else started is not finished there.
+   */
+  async callback(query: Record<string, unknown>, sessionUserId?: string, connect = true): Promise<CallbackOutcome> {
+    const params = paramsOf(query);
+    const state = params.get("state");
+    if (!state) return NO_STATE;
     const flow = await this.#deps.store.oauthFlows.use(sha256Hex(state), Date.now());
-    if (!flow) {
-      return { ok: false, status: 400, title: "Not connected", message: "This link has expired or was used already. Start connecting the account again." };
-    }
+    if (!flow) return USED;
     const fail = async (status: number, message: string): Promise<CallbackOutcome> => {
       await this.#deps.store.oauthFlows.finish(flow.id, { error: message });
       return { ok: false, status, title: "Not connected", message };
     };
-    if (sessionUserId !== undefined && sessionUserId !== flow.user_id) {
-      return fail(403, "This connection was started by another user than the one signed in here, so it was not made.");
-    }
     const error = params.get("error");
     if (error) {
       const description = params.get("error_description");
       return fail(400, `The provider did not authorize the connection: ${error}${description ? ` (${description})` : ""}.`);
+    }
+    if (!connect) return fail(400, "You chose not to connect the account.");
+    if (sessionUserId !== undefined && sessionUserId !== flow.user_id) {
+      return fail(403, "This connection was started by another user than the one signed in here, so it was not made.");
     }
     try {
       const app = await this.#apps.forApp(flow.app);

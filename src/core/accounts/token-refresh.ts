@@ -47,7 +47,8 @@ export class TokenRefresher {
     const deadline = Date.now() + CLAIM_MS + 5_000;
     for (;;) {
       const now = Date.now();
-      if (await this.#accounts.claimRefresh(id, now, now + CLAIM_MS)) return this.#refresh(id, seenExpiry);
+      const claim = now + CLAIM_MS;
+      if (await this.#accounts.claimRefresh(id, now, claim)) return this.#refresh(id, seenExpiry, claim);
       if (now > deadline) throw new AccountError(id, "its token refresh is taking too long; try again");
       await new Promise((r) => setTimeout(r, POLL_MS));
       if (!(await this.#accounts.refreshClaimed(id, Date.now()))) {
@@ -57,11 +58,11 @@ export class TokenRefresher {
     }
   }
 
-  async #refresh(id: string, seenExpiry: number | null): Promise<AccountRow | undefined> {
+  async #refresh(id: string, seenExpiry: number | null, claim: number): Promise<AccountRow | undefined> {
     const row = await this.#accounts.byId(id);
     // someone refreshed it between our read and our claim
     if (!row || row.status === "error" || row.expires_at_ms !== seenExpiry || !needsRefresh(row)) {
-      await this.#accounts.releaseRefresh(id);
+      await this.#accounts.releaseRefresh(id, claim);
       return row;
     }
     const previous = JSON.parse(this.#secrets.open(row.auth)) as Record<string, unknown>;
@@ -78,15 +79,16 @@ export class TokenRefresher {
         status_reason: null,
         updated_at: nowSeconds(),
       };
-      await this.#accounts.refreshed(id, next);
-      return next;
+      // reconnected or edited meanwhile: what the store holds now wins
+      return (await this.#accounts.refreshed(id, claim, next)) ? next : this.#accounts.byId(id);
     } catch (e) {
       if (e instanceof ProviderRefusal) {
         const reason = `the provider refused to refresh its token (${e.message}): reconnect it`;
-        await this.#accounts.refreshed(id, { ...row, status: "error", status_reason: reason, updated_at: nowSeconds() });
+        const marked = await this.#accounts.refreshed(id, claim, { ...row, status: "error", status_reason: reason, updated_at: nowSeconds() });
+        if (!marked) return this.#accounts.byId(id);
         throw new AccountError(id, reason);
       }
-      await this.#accounts.releaseRefresh(id).catch(() => undefined);
+      await this.#accounts.releaseRefresh(id, claim).catch(() => undefined);
       // the provider is unreachable: a token that still works is used, an expired one fails this run
       if (row.expires_at_ms !== null && row.expires_at_ms > Date.now()) return row;
       throw new AccountError(id, `its token expired and refreshing it failed (${e instanceof Error ? e.message : String(e)})`);

@@ -1,7 +1,7 @@
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { AccountAuth } from "../accounts/account-auth.ts";
 import { accountIdOf } from "../accounts/account-refs.ts";
-import { APPHOOK, defaultTimer } from "../props.ts";
+import { APPHOOK, defaultTimer, isSealed } from "../props.ts";
 import type { Target } from "./target.ts";
 import type { WorkflowStepRow } from "../../store/port.ts";
 import type { PropDefinition } from "../../runtime/types.ts";
@@ -57,6 +57,15 @@ function resolve(
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   let reads: Promise<void>[] | undefined;
+  const readAccount = (name: string, value: unknown) =>
+    accounts.auth(userId, accountIdOf(value)!).then(
+      (auth) => void (out[name] = auth ?? {}),
+      (e: unknown) => {
+        if (!(e instanceof AccountError)) throw e;
+        out[name] = {};
+        onAccountError(e);
+      },
+    );
   for (const p of defs) {
     const value = stored[p.name];
     if (p.type === "$.service.db") continue;
@@ -67,18 +76,17 @@ function resolve(
       out[p.name] = definition;
     } else if (value === undefined) continue;
     else if (p.secret && typeof value === "string") out[p.name] = JSON.parse(secrets.open(value));
-    else if (p.type === "app" && accountIdOf(value) !== undefined) {
-      const name = p.name;
-      const read = accounts.auth(userId, accountIdOf(value)!).then(
-        (auth) => void (out[name] = auth ?? {}),
-        (e: unknown) => {
-          if (!(e instanceof AccountError)) throw e;
-          out[name] = {};
-          onAccountError(e);
-        },
-      );
-      (reads ??= []).push(read);
-    } else out[p.name] = value;
+    else if (p.type === "app" && accountIdOf(value) !== undefined) (reads ??= []).push(readAccount(p.name, value));
+    else out[p.name] = value;
+  }
+  // props additionalProps() added: checked against their definitions at save (dynamic-props.ts),
+  // which are not kept; a secret one was sealed then, an app one names an account
+  for (const name in stored) {
+    if (defs.some((p) => p.name === name)) continue;
+    const value = stored[name];
+    if (isSealed(value)) out[name] = JSON.parse(secrets.open(value));
+    else if (accountIdOf(value) !== undefined) (reads ??= []).push(readAccount(name, value));
+    else out[name] = value;
   }
   return reads ? Promise.all(reads).then(() => out) : out;
 }

@@ -9,6 +9,8 @@ import { checkDataStoreRefs } from "../data-stores/store-refs.ts";
 import { normalizeProps } from "../props.ts";
 import { expressionProblems } from "./step-expressions.ts";
 import type { StepInput } from "./workflow-input.ts";
+import type { DynamicProps, Runnable } from "../dynamic-props.ts";
+import { sha256Hex } from "../../lib/hash.ts";
 
 // A workflow's steps as deployed (workflows §1): each step's code (written in the step, or a saved
 // or registry component's), bundled with its npm packages and Node modules as a source's is, its
@@ -22,10 +24,13 @@ const isSecretShown = (v: unknown) => typeof v === "object" && v !== null && (v 
 export class StepDeployer {
   readonly #deps: CoreDeps;
   readonly #components: Components;
+  /** a step with reloadProps props: its props are checked against the ones it has so configured */
+  readonly #dynamic: DynamicProps | undefined;
 
-  constructor(deps: CoreDeps, components: Components) {
+  constructor(deps: CoreDeps, components: Components, dynamic?: DynamicProps) {
     this.#deps = deps;
     this.#components = components;
+    this.#dynamic = dynamic;
   }
 
   /** `previous`: the deployed steps an update replaces (a secret sent back as shown keeps its value). */
@@ -37,15 +42,16 @@ export class StepDeployer {
       const source = await this.#code(user, input, at);
       // the step it replaces: by the id GET showed, else (a client that sends no ids) by name
       const before = input.id !== undefined ? previous.find((p) => p.id === input.id) : previous.find((p) => p.name === input.name);
-      const props = normalizeProps(source.meta, input.props, this.#deps.secrets, before?.props ?? {}, {
+      const meta = (await this.#dynamic?.metaFor(user, source.runnable, input.props, before?.props)) ?? source.meta;
+      const props = normalizeProps(meta, input.props, this.#deps.secrets, before?.props ?? {}, {
         field: `${at}.props`,
         expressions: true,
         keepsSecret: isSecretShown,
       });
       const secret = new Set(source.meta.props.filter((p) => p.secret).map((p) => p.name));
       problems.push(...(await expressionProblems(input.props ?? {}, `${at}.props`, secret)));
-      problems.push(...(await accountRefProblems(this.#deps.store.accounts, user, source.meta, props, `${at}.props`, "not_found")));
-      await checkDataStoreRefs(this.#deps.store.dataStores, user, source.meta, props, before?.props);
+      problems.push(...(await accountRefProblems(this.#deps.store.accounts, user, meta, props, `${at}.props`, "not_found")));
+      await checkDataStoreRefs(this.#deps.store.dataStores, user, meta, props, before?.props);
       rows.push({
         id: newId("c_"),
         name: input.name,
@@ -60,10 +66,12 @@ export class StepDeployer {
     return rows;
   }
 
-  async #code(user: UserRow, input: StepInput, at: string): Promise<{ code: string; bundle: string | undefined; meta: ComponentMeta; component?: ComponentRow }> {
+  async #code(user: UserRow, input: StepInput, at: string): Promise<{ code: string; bundle: string | undefined; meta: ComponentMeta; component?: ComponentRow; runnable: Runnable }> {
     if (input.code !== undefined) {
       const prepared = await this.#components.prepare(input.code, null, `step "${input.name}": `);
-      return { code: input.code, bundle: prepared.bundle?.code, meta: prepared.meta };
+      const hash = sha256Hex(input.code);
+      const runnable = { id: `step_${hash.slice(0, 16)}`, code: input.code, code_hash: hash, meta: prepared.meta, bundle: prepared.bundle };
+      return { code: input.code, bundle: prepared.bundle?.code, meta: prepared.meta, runnable };
     }
     let component: ComponentRow;
     if (input.component_id !== undefined) {
@@ -76,7 +84,7 @@ export class StepDeployer {
         throw invalid("no registry component has that key", [{ field: `${at}.key`, message: `no registry component has the key "${input.key}"` }]);
       });
     }
-    return { code: component.code, bundle: component.bundle?.code, meta: component.meta, component };
+    return { code: component.code, bundle: component.bundle?.code, meta: component.meta, component, runnable: component };
   }
 
 }

@@ -6,6 +6,7 @@ import { nowSeconds } from "../../lib/clock.ts";
 import { runnableSteps, workflowCode } from "../../runtime/workflow-code.ts";
 import type { Components } from "../components.ts";
 import { StepDeployer, stepView } from "./workflow-steps.ts";
+import { DynamicProps } from "../dynamic-props.ts";
 import { AutoSubscriptions } from "../auto-subscriptions.ts";
 import { endpointUrl, newEndpointKey } from "../endpoint.ts";
 import type { SourceRuntime } from "../runtime/source-runtime.ts";
@@ -37,7 +38,7 @@ export class Workflows {
   constructor(deps: CoreDeps, runtime: SourceRuntime, components: Components) {
     this.#deps = deps;
     this.#rt = runtime;
-    this.#steps = new StepDeployer(deps, components);
+    this.#steps = new StepDeployer(deps, components, new DynamicProps(deps, components, runtime));
   }
 
   view(w: WorkflowRow): WorkflowView {

@@ -11,6 +11,7 @@ import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } fr
 import { isProvidedModule } from "../sandbox/provided/index.ts";
 import { withLineMap } from "../sandbox/stack-map.ts";
 import { ENTRY_DIR, entryName, isOwn, ownFiles, RemoteFiles } from "./own-files.ts";
+import { SloppyCommonJs } from "./sloppy.ts";
 
 // At save, a component that imports npm packages, Node modules or files of its own is bundled
 // with them (esbuild) into one ES module that imports only the provided modules: what the
@@ -34,6 +35,8 @@ export interface BundlerOptions {
   maxFiles: number;
   /** the largest package metadata read from the registry, MiB */
   maxPackumentMb: number;
+  /** TRIBUTARY_SAVE_TIMEOUT_MS: what installing and bundling one save may take in all */
+  saveTimeoutMs?: number;
 }
 
 export interface Bundled {
@@ -44,10 +47,13 @@ export interface Bundled {
 
 const BUNDLE_MAX_BYTES = 32 * 1024 * 1024;
 const BUILD_TIMEOUT_MS = 60_000;
+const SAVE_TIMEOUT_MS = 300_000;
 const COMPUTED = "the component imports a computed path (require or import() of a string built at run time): import files by their names";
 // names Node code uses as globals that the sandbox lacks: their presence alone makes a component
 // worth bundling (Buffer, process, AbortController and AbortSignal are the sandbox's own globals)
 const NODE_GLOBALS = /\b(global|__dirname|__filename)\b/;
+// what Node code reads of its environment, fixed in the bundle
+const DEFINE = { "process.env.NODE_ENV": '"production"', global: "globalThis", __dirname: '"/"', __filename: '"/component.mjs"' };
 
 interface Scan {
   imports: Array<{ spec: Specifier; raw: string; kind: string }>;
@@ -65,6 +71,25 @@ export class Bundler {
 
   /** The bundled module, or null when the code needs no bundling. Throws AppError("invalid_component"). */
   async bundle(code: string, url: string | null): Promise<Bundled | null> {
+    // Past the limit the save is answered with why; what is still being installed goes on into
+    // the cache (each download has its own deadline), where the next save finds it.
+    const ms = this.#o.saveTimeoutMs ?? SAVE_TIMEOUT_MS;
+    const work = this.#bundle(code, url);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        work.catch(() => {});
+        reject(new AppError("invalid_component", `installing the component's packages and bundling it took longer than ${ms / 1000} s (TRIBUTARY_SAVE_TIMEOUT_MS)`));
+      }, ms);
+    });
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #bundle(code: string, url: string | null): Promise<Bundled | null> {
     const remote = new RemoteFiles();
     const scan = await this.#scan(code, url, remote);
     const own = scan.imports;
@@ -148,6 +173,8 @@ export class Bundler {
     const required = [...new Set(provided.filter((p) => p.kind === "require-call").map((p) => p.raw))];
     const first = resolveDirs.values().next();
     const confinement: Confinement = { tree: first.done ? undefined : realpathSync(dirname(first.value)) };
+    // packages' CommonJS runs sloppy, as in Node, unless it says "use strict"
+    const sloppy = confinement.tree === undefined ? undefined : new SloppyCommonJs(confinement.tree, DEFINE);
     const plugin: Plugin = {
       name: "tributary",
       setup: (b) => {
@@ -176,7 +203,7 @@ export class Bundler {
           return inTree(confinement, args.importer) ? resolveInTree(b, confinement, args) : undefined;
         });
         // the last wall: nothing is read from disk but the tree's and our own files
-        b.onLoad({ filter: /.*/, namespace: "file" }, (args) => checkLoad(confinement, args));
+        b.onLoad({ filter: /.*/, namespace: "file" }, async (args) => checkLoad(confinement, args) ?? (await sloppy?.load(args.path)));
         b.onLoad({ filter: /.*/, namespace: MISSING }, loadMissing);
         b.onLoad({ filter: /.*/, namespace: "forbidden" }, (args) => ({
           contents: `module.exports = require(${JSON.stringify(FORBIDDEN_FILE)})(${JSON.stringify(args.path)});`,
@@ -199,7 +226,7 @@ export class Bundler {
           target: "es2022",
           logLevel: "silent",
           inject,
-          define: { "process.env.NODE_ENV": '"production"', global: "globalThis", __dirname: '"/"', __filename: '"/component.mjs"' },
+          define: DEFINE,
           banner: banner ? { js: banner } : undefined,
           plugins: [plugin],
           legalComments: "none",

@@ -51,6 +51,10 @@ const BRIDGES: Record<string, string> = {
   http: "http-module.js",
   https: "https-module.js",
   zlib: "zlib.js",
+  // client sockets and DNS, carried by the runner under the address guard (sandbox/sockets.ts)
+  net: "net.js",
+  tls: "tls.js",
+  dns: "dns.js",
   tty: "tty.js",
   diagnostics_channel: "diagnostics-channel.js",
   // the legacy url API, with the WHATWG classes Node exports beside it
@@ -76,6 +80,8 @@ export function builtinFile(name: string): string | undefined {
     resolved.set("assert/strict", join(NODE_DIR, "assert-strict.js"));
     resolved.set("timers/promises", join(NODE_DIR, "timers-promises.js"));
     resolved.set("fs/promises", join(NODE_DIR, "fs-promises.cjs"));
+    resolved.set("stream/web", join(NODE_DIR, "stream-web.js"));
+    resolved.set("dns/promises", join(NODE_DIR, "dns-promises.js"));
   }
   return resolved.get(name);
 }

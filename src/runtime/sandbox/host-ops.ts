@@ -2,6 +2,7 @@
 // Arguments come from untrusted code, so every op checks their types before using them.
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual, type BinaryToTextEncoding } from "node:crypto";
 import { bufferSource } from "./buffer-source.ts";
+import { webStreamsSource } from "./web-streams-source.ts";
 
 type Op = (...args: unknown[]) => unknown;
 
@@ -79,4 +80,6 @@ export const HOST_OPS: Record<string, Op> = {
   timingSafeEqual: (a, b) => timingSafeEqual(bytes(a, "a"), bytes(b, "b")),
   // the Buffer global's package, the first time a context touches Buffer (isolate/node-globals.js)
   bufferSource: () => bufferSource(),
+  // the stream globals' package, the first time a context names one (isolate/web-streams.js)
+  webStreamsSource: () => webStreamsSource(),
 };

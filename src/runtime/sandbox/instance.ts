@@ -322,8 +322,11 @@ export class Instance {
         return;
       case "async":
         if (args[1] === "store") return this.#startStoreCall(running, args[0], args.slice(2));
+        if (args[1] === "socket") return this.#settleLater(running, Number(args[0]), inv.sockets(running.fetchAllow).ask(args.slice(2)));
         if (args[1] !== "fetch") throw new Error(`unknown async host call "${String(args[1])}"`);
         return this.#startFetch(running, args[0], args[2]);
+      case "socket":
+        return inv.sockets(running.fetchAllow).now(args);
       case "step":
         running.cellId = typeof args[0] === "string" ? args[0].slice(0, MAX_ID_CHARS) : undefined;
         if (running.cellId !== undefined) inv.stepStart(running.cellId);

@@ -7,6 +7,7 @@ import type { DbState } from "./db-state.ts";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { checkResponseHeaders } from "./response-headers.ts";
 import type { DataStoreWork } from "./data-store-work.ts";
+import { InvocationSockets } from "./sockets.ts";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const MAX_ERROR_TEXT = 16 * 1024;
@@ -210,12 +211,21 @@ export class Invocation {
     return (this.#abort ??= new AbortController()).signal;
   }
 
-  /** Stops what the invocation left behind: its timers and in-flight fetches. */
+  #sockets: InvocationSockets | undefined;
+
+  /** its sockets and DNS queries (net, tls, dns in the sandbox), made when first used */
+  sockets(allow: readonly string[]): InvocationSockets {
+    if (this.#ended) throw new Error("sockets are only available while the component is invoked");
+    return (this.#sockets ??= new InvocationSockets(allow));
+  }
+
+  /** Stops what the invocation left behind: its timers, in-flight fetches and open sockets. */
   end(): void {
     this.#ended = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.#abort?.abort();
+    this.#sockets?.closeAll();
   }
 }
 

@@ -83,7 +83,7 @@ function check(req: InvokeRequest): void {
   const ok =
     typeof req.sourceId === "string" &&
     typeof req.codeHash === "string" &&
-    ["run", "deploy", "activate", "deactivate"].includes(req.kind) &&
+    ["run", "deploy", "activate", "deactivate", "options", "reload"].includes(req.kind) &&
     (req.eventJson === undefined || typeof req.eventJson === "string") &&
     (req.envJson === undefined || typeof req.envJson === "string") &&
     (req.warmOnly === undefined || typeof req.warmOnly === "boolean") &&

@@ -46,8 +46,13 @@ export function accountQueries(db: Kysely<Database>): AccountStore {
         .values({ id: a.id, ...toColumns(a) })
         .execute();
     },
+    // a refresh under way when the account is reconnected or edited must not write over it
     async update(a) {
-      await db.updateTable("accounts").set(toColumns(a)).where("id", "=", a.id).execute();
+      await db
+        .updateTable("accounts")
+        .set({ ...toColumns(a), refresh_claim_ms: null })
+        .where("id", "=", a.id)
+        .execute();
     },
     async byId(id) {
       const r = await db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst();
@@ -70,11 +75,11 @@ export function accountQueries(db: Kysely<Database>): AccountStore {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
-    async releaseRefresh(id) {
-      await db.updateTable("accounts").set({ refresh_claim_ms: null }).where("id", "=", id).execute();
+    async releaseRefresh(id, untilMs) {
+      await db.updateTable("accounts").set({ refresh_claim_ms: null }).where("id", "=", id).where("refresh_claim_ms", "=", untilMs).execute();
     },
-    async refreshed(id, f) {
-      await db
+    async refreshed(id, untilMs, f) {
+      const r = await db
         .updateTable("accounts")
         .set({
           auth: f.auth,
@@ -86,7 +91,9 @@ export function accountQueries(db: Kysely<Database>): AccountStore {
           refresh_claim_ms: null,
         })
         .where("id", "=", id)
-        .execute();
+        .where("refresh_claim_ms", "=", untilMs)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
     },
     async refreshClaimed(id, now) {
       const r = await db.selectFrom("accounts").select("refresh_claim_ms").where("id", "=", id).executeTakeFirst();

@@ -25,6 +25,16 @@ export function oauthFlowQueries(db: Kysely<Database>): OAuthFlowStore {
       const r = await db.selectFrom("oauth_flows").selectAll().where("id", "=", id).executeTakeFirst();
       return r ? toRow(r) : undefined;
     },
+    async pending(stateHash, now) {
+      const r = await db
+        .selectFrom("oauth_flows")
+        .selectAll()
+        .where("state_hash", "=", stateHash)
+        .where("used_at_ms", "is", null)
+        .where("expires_at_ms", ">", now)
+        .executeTakeFirst();
+      return r ? toRow(r) : undefined;
+    },
     // one conditional UPDATE: of two callbacks with the same state, exactly one gets the row
     async use(stateHash, now) {
       const r = await db

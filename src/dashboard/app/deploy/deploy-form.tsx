@@ -7,6 +7,7 @@ import { navigate } from "../router.ts";
 import { ErrorAlert } from "../error-alert.tsx";
 import { PropsForm } from "./props-form.tsx";
 import { collect, initialValues, type FormValue, type PropDef } from "./prop-types.ts";
+import { useReloadedProps } from "./use-reloaded-props.ts";
 
 export interface Picked {
   id: string;
@@ -23,10 +24,12 @@ export function DeployForm({ component }: { component: Picked }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // a component with reloadProps props: its props as its configuration so far makes them
+  const { props, error: reloadError } = useReloadedProps(component.id, component.configurable_props, values);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const { configured, errors: local } = collect(component.configurable_props, values);
+    const { configured, errors: local } = collect(props, values);
     setErrors(local);
     if (Object.keys(local).length > 0) return;
     setBusy(true);
@@ -50,7 +53,8 @@ export function DeployForm({ component }: { component: Picked }) {
         </Text>
       </div>
       <TextInput label="Source name" description="Optional: defaults to the component's name." value={name} onChange={(e) => setName(e.currentTarget.value)} data-prop="name" />
-      <PropsForm props={component.configurable_props} values={values} onChange={(n, v) => setValues((old) => ({ ...old, [n]: v }))} errors={errors} />
+      <PropsForm props={props} values={values} onChange={(n, v) => setValues((old) => ({ ...old, [n]: v }))} errors={errors} componentId={component.id} />
+      <ErrorAlert error={reloadError} title="The props could not be reloaded" />
       <ErrorAlert error={error} title="Not deployed" />
       <Group>
         <Button type="submit" loading={busy}>

@@ -15,6 +15,12 @@ export interface PropDef {
   options?: unknown[];
   min?: number;
   max?: number;
+  /** its options come from the component's options() (RemoteSelect) */
+  remoteOptions?: boolean;
+  /** ...searched by the server */
+  useQuery?: boolean;
+  /** a change of it reloads the props (use-reloaded-props.ts) */
+  reloadProps?: boolean;
   /** an `alert` prop: a note shown in the form, never a value */
   alertType?: string;
   content?: string;

@@ -1,6 +1,7 @@
 import { Alert, Group, NativeSelect, PasswordInput, SegmentedControl, Stack, Switch, Text, TextInput, Textarea } from "@mantine/core";
-import { SERVER_FILLED, isNote, takesExpression, type FormValue, type PropDef, type TimerValue } from "./prop-types.ts";
+import { SERVER_FILLED, collect, isNote, takesExpression, type FormValue, type PropDef, type TimerValue } from "./prop-types.ts";
 import { AccountSelect, DataStoreSelect } from "./ref-selects.tsx";
+import { RemoteSelect } from "./remote-select.tsx";
 
 // Inputs for a component's configurable props, one per prop by its type. `errors` are the API's
 // field problems (configured_props.<name>), shown under their input. A workflow step's props
@@ -14,13 +15,27 @@ interface Props {
   expressions?: boolean;
   /** secrets already stored (a workflow step's): left empty, they keep their value */
   keptSecrets?: Set<string>;
+  /** the component's id: props with options() load them from the API (else they are typed in) */
+  componentId?: string;
+}
+
+/** What a prop's options are asked with: the form's values as the API takes them, and what they wait for. */
+interface Remote {
+  componentId: string;
+  configured: Record<string, unknown>;
+  waiting?: string;
 }
 
 const EXPRESSION_HINT = "Text, or {{ steps.<step>.$return_value }} (steps.trigger.event is what started the run)";
 
-export function PropsForm({ props, values, onChange, errors, expressions, keptSecrets }: Props) {
+export function PropsForm({ props, values, onChange, errors, expressions, keptSecrets, componentId }: Props) {
   const shown = props.filter((p) => !SERVER_FILLED.has(p.type));
   const filled = props.filter((p) => SERVER_FILLED.has(p.type));
+  // options usually come from the app's API: asked once its account is chosen
+  const unchosen = props.find((p) => p.type === "app" && !p.optional && !values[p.name]);
+  const remote: Remote | undefined = componentId
+    ? { componentId, configured: collect(props, values, expressions).configured, ...(unchosen ? { waiting: `Choose the ${unchosen.label ?? unchosen.name} account first.` } : {}) }
+    : undefined;
   return (
     <Stack gap="sm" data-testid="props-form">
       {shown.length === 0 && <Text size="sm" c="dimmed">This component has nothing to configure.</Text>}
@@ -33,6 +48,7 @@ export function PropsForm({ props, values, onChange, errors, expressions, keptSe
           error={errors[p.name]}
           expressions={expressions === true && takesExpression(p)}
           kept={keptSecrets?.has(p.name) === true}
+          remote={remote}
         />
       ))}
       {filled.length > 0 && (
@@ -51,11 +67,12 @@ interface InputProps {
   error?: string;
   expressions: boolean;
   kept: boolean;
+  remote?: Remote;
 }
 
 const ALERT_COLORS: Record<string, string> = { info: "blue", neutral: "gray", warning: "yellow", error: "red" };
 
-function PropInput({ prop: p, value, onChange, error, expressions, kept }: InputProps) {
+function PropInput({ prop: p, value, onChange, error, expressions, kept, remote }: InputProps) {
   if (isNote(p))
     return (
       <Alert color={ALERT_COLORS[p.alertType ?? "info"] ?? "blue"} variant="light" data-prop={p.name} style={{ whiteSpace: "pre-wrap" }}>
@@ -76,6 +93,10 @@ function PropInput({ prop: p, value, onChange, error, expressions, kept }: Input
   if (p.type === "app") return <AccountSelect {...common} app={p.app ?? ""} value={text} onChange={onChange} />;
   if (p.type === "data_store") return <DataStoreSelect {...common} value={text} onChange={onChange} />;
   if (p.type === "$.interface.timer") return <TimerInput {...common} value={text} onChange={onChange} />;
+  if (p.remoteOptions && remote && !expressions) {
+    const { [p.name]: _self, ...others } = remote.configured;
+    return <RemoteSelect {...common} componentId={remote.componentId} prop={p} configured={others} waiting={remote.waiting} value={text} onChange={onChange} />;
+  }
   if (Array.isArray(p.options) && p.options.length > 0) {
     const data = p.options.map((o) => {
       const opt = o as { label?: string; value?: unknown };

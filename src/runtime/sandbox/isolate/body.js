@@ -3,6 +3,7 @@
 // fetch turns them into bytes (FormData as multipart/form-data) before the runner sends them.
 import { call } from "./host.js";
 import { Headers } from "./fetch.js";
+import { webStreams } from "./web-streams.js";
 
 function bytesOf(part) {
   if (part instanceof Blob) return part.bytesSync();
@@ -42,6 +43,15 @@ export class Blob {
   }
   async text() {
     return call("decode", this.#bytes, false, false);
+  }
+  stream() {
+    const bytes = this.#bytes.slice();
+    return new (webStreams().ReadableStream)({
+      start(controller) {
+        if (bytes.length > 0) controller.enqueue(bytes);
+        controller.close();
+      },
+    });
   }
   slice(start = 0, end = this.size, type = "") {
     return new Blob([this.#bytes.slice(start, end)], { type });

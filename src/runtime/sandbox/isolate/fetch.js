@@ -4,6 +4,7 @@
 import { call, callAsync } from "./host.js";
 import { URLSearchParams } from "./url.js";
 import { Blob, FormData, multipart, Request } from "./body.js";
+import { webStreams } from "./web-streams.js";
 
 export class Headers {
   #map = new Map();
@@ -63,9 +64,12 @@ export function decodeUtf8(bytes) {
 export class Response {
   #bytes;
   #used = false;
+  #empty;
+  #stream;
 
   constructor(body = null, init = {}) {
-    this.#bytes = body === null || body === undefined ? new Uint8Array(0) : toBytes(body);
+    this.#empty = body === null || body === undefined;
+    this.#bytes = this.#empty ? new Uint8Array(0) : toBytes(body);
     this.status = init.status ?? 200;
     this.statusText = init.statusText ?? "";
     this.headers = new Headers(init.headers);
@@ -77,6 +81,22 @@ export class Response {
 
   get bodyUsed() {
     return this.#used;
+  }
+  // The body as a ReadableStream, made only when code asks for it (the streams are loaded then):
+  // the bytes are all here already, so it gives them as one chunk.
+  get body() {
+    if (this.#empty) return null;
+    this.#stream ??= new (webStreams().ReadableStream)({
+      pull: (controller) => {
+        if (!this.#used) {
+          const bytes = this.#take();
+          if (bytes.length > 0) controller.enqueue(bytes.slice());
+        }
+        controller.close();
+      },
+      // pulled only when read: having looked at res.body leaves text() and json() usable
+    }, { highWaterMark: 0 });
+    return this.#stream;
   }
   #take() {
     if (this.#used) throw new TypeError("Body is unusable: Body has already been read");

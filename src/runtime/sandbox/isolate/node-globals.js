@@ -1,11 +1,14 @@
 // Runs INSIDE the isolate: the globals Node code takes for granted, in every context whether the
 // code imports anything or not: `process` (process.js), `Buffer`, `AbortController` and
-// `AbortSignal` (abort.js). Made the first time code touches them, so a context that never does
-// pays nothing (a new context is what many timer sources pay for, every tick): Buffer is the `buffer` package (64 KB of source, ~0.5 ms to evaluate), which the
-// runner hands over only then (host-ops.ts, bufferSource).
+// `AbortSignal` (abort.js), `ReadableStream` and the other WHATWG streams (web-streams.js). Made
+// the first time code touches them, so a context that never does pays nothing (a new context is
+// what many timer sources pay for, every tick): Buffer is the `buffer` package (64 KB of source,
+// ~0.5 ms to evaluate), which the runner hands over only then (host-ops.ts, bufferSource); the
+// streams are web-streams-polyfill, handed over the same way.
 import { call } from "./host.js";
 import { processObject } from "./process.js";
 import { abortClasses } from "./abort.js";
+import { STREAM_GLOBALS, webStreams } from "./web-streams.js";
 
 const { defineProperty } = Object;
 // taken before any component code runs: what it does to the global eval can't reach this
@@ -36,4 +39,5 @@ export function installNodeGlobals(g) {
   lazy(g, "Buffer", loadBuffer);
   lazy(g, "AbortController", () => abortClasses().AbortController);
   lazy(g, "AbortSignal", () => abortClasses().AbortSignal);
+  for (const name of STREAM_GLOBALS) lazy(g, name, () => webStreams()[name]);
 }

@@ -4,7 +4,7 @@
 import { createAxios } from "./axios.js";
 import { fetch, Headers, Response } from "./fetch.js";
 import { Blob, File, FormData, Request } from "./body.js";
-import { call, connect, entered, forgetPending } from "./host.js";
+import { call, callAsync, connect, entered, forgetPending } from "./host.js";
 import { format } from "./inspect.js";
 import { URL, URLSearchParams } from "./url.js";
 import { installNodeGlobals } from "./node-globals.js";
@@ -133,6 +133,16 @@ class TextEncoder {
   encode(input = "") {
     return call("encode", String(input));
   }
+  // as much of `input` as fits in `dest`, whole characters only (the AWS SDK's encoders use it)
+  encodeInto(input, dest) {
+    const bytes = call("encode", String(input));
+    let written = Math.min(bytes.length, dest.length);
+    while (written > 0 && written < bytes.length && (bytes[written] & 0xc0) === 0x80) written--;
+    dest.set(bytes.subarray(0, written));
+    let read = 0;
+    for (let i = 0; i < written; i++) if ((bytes[i] & 0xc0) !== 0x80) read += bytes[i] >= 0xf0 ? 2 : 1;
+    return { read, written };
+  }
 }
 
 class TextDecoder {
@@ -197,6 +207,8 @@ export function install(hostRef, envJson) {
     configurable: true,
     value: Object.freeze({
       call,
+      // calls the runner answers later (node/net.js's sockets, through provided/sockets.js)
+      callAsync,
       fetch,
       URL,
       URLSearchParams,

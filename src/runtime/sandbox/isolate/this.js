@@ -149,6 +149,12 @@ export function propsThis(component, props, self = {}) {
         self[name] = value !== undefined ? value : def.default === undefined ? undefined : parse(stringify(def.default));
     }
   }
+  // values of props additionalProps() added: the host checked them against those props at save
+  if (isObject(props)) {
+    for (const name of keys(props)) {
+      if (name[0] !== "$" && !hasOwn(defs, name) && !hasOwn(self, name)) self[name] = props[name];
+    }
+  }
   const methods = isObject(component.methods) ? component.methods : {};
   for (const name of keys(methods)) {
     if (typeof methods[name] === "function") self[name] = bound(methods[name], self);

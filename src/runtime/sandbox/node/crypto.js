@@ -53,8 +53,8 @@ function toBuffer(result) {
 
 // Node's digest() returns a Buffer when no encoding is given; the provided module's Uint8Array is
 // turned into one, so .toString("base64") and Buffer methods work the same.
-function wrapDigest(d) {
-  return {
+function wrapDigest(d, hash = false) {
+  const w = {
     update(data, enc) {
       d.update(data, enc);
       return this;
@@ -64,9 +64,12 @@ function wrapDigest(d) {
       return typeof out === "string" ? out : toBuffer(out);
     },
   };
+  // a Hash can be copied (the AWS SDK does), an Hmac can't: as in Node
+  if (hash) w.copy = () => wrapDigest(d.copy(), true);
+  return w;
 }
 
-export const createHash = (alg) => wrapDigest(base.createHash(alg));
+export const createHash = (alg) => wrapDigest(base.createHash(alg), true);
 export const createHmac = (alg, key) => wrapDigest(base.createHmac(alg, key));
 export const randomUUID = () => base.randomUUID();
 export const getRandomValues = (a) => globalThis.crypto.getRandomValues(a);

@@ -3,6 +3,7 @@
 // reach the network through the same guard as fetch. The body is sent whole when the request
 // ends; the response streams out of a Readable once it has arrived. Bundled into components.
 import { Readable, Writable } from "readable-stream";
+import { EventEmitter } from "events";
 import { Buffer } from "buffer";
 
 export const METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"];
@@ -13,8 +14,10 @@ export const STATUS_CODES = {
   502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
 };
 
-export class Agent {
+// an EventEmitter, as Node's: SDKs listen on their agent (apify's client: agent.on("free"))
+export class Agent extends EventEmitter {
   constructor(options = {}) {
+    super();
     this.options = options;
     this.keepAlive = Boolean(options.keepAlive);
   }

@@ -38,6 +38,15 @@ class Digest {
     return this;
   }
 
+  // Node's Hash#copy (the AWS SDK copies its hashes); an Hmac has none
+  copy() {
+    if (this.#kind !== "hash") throw new TypeError("hmac.copy is not a function");
+    if (this.#done) throw new Error("Digest already called");
+    const twin = new Digest("hash", this.#alg, undefined);
+    twin.#chunks = [...this.#chunks];
+    return twin;
+  }
+
   digest(encoding) {
     if (this.#done) throw new Error("Digest already called");
     this.#done = true;

@@ -12,6 +12,8 @@ const FILES: Record<string, string> = {
   querystring: "querystring.js",
   url: "url.js",
   "fast-xml-parser": "fast-xml-parser.js",
+  // what node/net.js, tls.js and dns.js are built on (not for components' own use)
+  "tributary:sockets": "sockets.js",
 };
 
 let sources: Map<string, string> | undefined;

@@ -113,3 +113,57 @@ export function transformConfigForOauth(config = {}) {
   // the method as given (Pipedream's is "get" when none is), not upper-cased: signers lower-case it themselves or compare as written
   return { method: config.method ?? "get", url: url.href, data };
 }
+
+// What Pipedream's database apps spread into their methods (`...sqlProp.methods,
+// ...sqlProxy.methods`): the methods every SQL app must define, failing until it does, as the
+// real package's do. An app overrides the ones it implements.
+const notImplemented = (name) =>
+  function () {
+    throw new ConfigurationError(`${name} not implemented`);
+  };
+
+export const sqlProp = {
+  methods: {
+    executeQueryAdapter: notImplemented("executeQueryAdapter"),
+    getSchema: notImplemented("getSchema"),
+  },
+};
+
+export const sqlProxy = {
+  methods: {
+    getClientConfiguration: notImplemented("getClientConfiguration"),
+    executeQuery: notImplemented("executeQuery"),
+    proxyAdapter: notImplemented("proxyAdapter"),
+  },
+};
+
+// JSON.stringify that skips what it can't serialize (cycles) instead of throwing, as the real
+// package's helpers do; cloneSafe is its parse.
+export function jsonStringifySafe(v, seen) {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    const set = new Set(seen || []);
+    if (set.has(v)) return undefined;
+    set.add(v);
+    if (typeof v !== "object" || v === null) return undefined;
+    const parts = [];
+    if (Array.isArray(v)) {
+      for (const el of v) {
+        const s = jsonStringifySafe(el, set);
+        if (s) parts.push(s);
+      }
+      return `[${parts.join(",")}]`;
+    }
+    for (const k in v) {
+      const s = jsonStringifySafe(v[k], set);
+      if (s) parts.push(`${JSON.stringify(k)}:${s}`);
+    }
+    return `{${parts.join(",")}}`;
+  }
+}
+
+export function cloneSafe(o) {
+  const s = jsonStringifySafe(o);
+  return s ? JSON.parse(s) : null;
+}

@@ -1,0 +1,154 @@
+import type { CoreDeps } from "./deps.ts";
+import type { Components } from "./components.ts";
+import type { AccountAuth } from "./accounts/account-auth.ts";
+import type { EnvSnapshots } from "./env-vars/env-snapshots.ts";
+import type { ComponentRow, UserRow } from "../store/port.ts";
+import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
+import type { InvocationKind, InvokeResult } from "../runtime/protocol.ts";
+import { AppError, invalid } from "../lib/errors.ts";
+import { parseDescribeResult } from "../runtime/sandbox/meta.ts";
+import { sandboxValues } from "./dynamic-prop-values.ts";
+
+// A props form's questions (integrations §2), answered by the component's own code in a runner,
+// as a run would be: `options()` of one prop, and `additionalProps()` for components with
+// `reloadProps` props, whose props are then the static ones plus those it adds. Nothing is
+// stored or counted; the answer is read here again, whatever the sandbox said.
+
+export interface OptionsInput {
+  configured_props?: unknown;
+  prev_context?: unknown;
+  query?: unknown;
+  page?: unknown;
+}
+
+export interface Option {
+  label: string;
+  value: unknown;
+}
+
+export interface OptionsAnswer {
+  options: Option[];
+  context?: Record<string, unknown>;
+}
+
+/** code that answers a form's questions: a saved component, or a workflow step's own code */
+export type Runnable = Pick<ComponentRow, "id" | "code" | "code_hash" | "meta"> & { bundle: { code: string; hash: string } | null };
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** whether the component's props change with its configuration (a `reloadProps` prop) */
+export const reloads = (meta: ComponentMeta): boolean => meta.props.some((p) => p.reloadProps === true);
+
+// Each question gets a db epoch never used before: a warm context's db from an earlier question
+// is never carried into the next (dynamic props have no state of their own).
+let epoch = -1;
+
+export class DynamicProps {
+  readonly #deps: CoreDeps;
+  readonly #components: Components;
+  readonly #accounts: AccountAuth;
+  readonly #env: EnvSnapshots;
+
+  constructor(deps: CoreDeps, components: Components, runtime: { accountAuth: AccountAuth; env: EnvSnapshots }) {
+    this.#deps = deps;
+    this.#components = components;
+    this.#accounts = runtime.accountAuth;
+    this.#env = runtime.env;
+  }
+
+  /** The options of `prop` of the user's (or a registry) component `keyOrId`. */
+  async options(user: UserRow, keyOrId: string, prop: string, input: OptionsInput): Promise<OptionsAnswer> {
+    const component = await this.#components.get(user, keyOrId);
+    const configured = configuredOf(input.configured_props);
+    const known = component.meta.props.find((p) => p.name === prop);
+    // a prop additionalProps() adds is found in the sandbox; without it, an unknown prop is known not to be
+    if (!known && !reloads(component.meta)) throw new AppError("invalid_component", `this component has no prop "${prop}"`);
+    const args = { prop, configured, prevContext: isObject(input.prev_context) ? input.prev_context : {}, query: input.query, page: input.page ?? 0 };
+    const body = await this.#ask(user, component, "options", args, configured, `options() of prop "${prop}"`);
+    return optionsAnswer(body);
+  }
+
+  /** The props of component `keyOrId` configured so: its own and those additionalProps() adds. */
+  async reload(user: UserRow, keyOrId: string, configured: unknown): Promise<{ component: ComponentRow; props: PropDefinition[] }> {
+    const component = await this.#components.get(user, keyOrId);
+    if (!reloads(component.meta)) throw new AppError("invalid_component", "this component has no props marked reloadProps: its props don't change");
+    return { component, props: await this.#union(user, component, configuredOf(configured)) };
+  }
+
+  /**
+   * The description `configured_props` are checked against at a source's create or update: the
+   * component's own, or, for a component with `reloadProps` props, the union computed from these
+   * values (`previous`: the stored props they update, secrets sealed).
+   */
+  async metaFor(user: UserRow, component: Runnable, given: unknown, previous: Record<string, unknown> = {}): Promise<ComponentMeta> {
+    if (!reloads(component.meta) || (given !== undefined && given !== null && !isObject(given))) return component.meta;
+    // a secret sent back as shown ("********", a step's {secret: true}) keeps the stored value
+    const shown = (v: unknown) => v === "********" || (isObject(v) && v.secret === true && Object.keys(v).length === 1);
+    const values = { ...this.#opened(component.meta, previous), ...Object.fromEntries(Object.entries(given ?? {}).filter(([, v]) => !shown(v))) };
+    return { ...component.meta, props: await this.#union(user, component, values) };
+  }
+
+  async #union(user: UserRow, component: Runnable, configured: Record<string, unknown>): Promise<PropDefinition[]> {
+    const body = await this.#ask(user, component, "reload", { configured }, configured, "additionalProps()");
+    const props = isObject(body) && Array.isArray(body.props) ? body.props : undefined;
+    const parsed = props ? parseDescribeResult(JSON.stringify({ ok: true, meta: { props } })) : undefined;
+    if (!parsed?.ok) throw new AppError("invalid_component", "additionalProps() gave no props the service could read");
+    const own = new Set(component.meta.props.map((p) => p.name));
+    return [...component.meta.props, ...parsed.meta.props.filter((p) => !own.has(p.name))];
+  }
+
+  /** stored values as the form had them: secrets opened */
+  #opened(meta: ComponentMeta, stored: Record<string, unknown>): Record<string, unknown> {
+    const secret = new Set(meta.props.filter((p) => p.secret).map((p) => p.name));
+    const out: Record<string, unknown> = {};
+    for (const [name, v] of Object.entries(stored)) {
+      out[name] = secret.has(name) && typeof v === "string" ? JSON.parse(this.#deps.secrets.open(v)) : v;
+    }
+    return out;
+  }
+
+  async #ask(user: UserRow, component: Runnable, kind: InvocationKind, args: unknown, configured: Record<string, unknown>, what: string): Promise<unknown> {
+    const timeoutMs = this.#deps.propsTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const [props, envJson] = await Promise.all([sandboxValues(component.meta, configured, user.id, this.#accounts), this.#env.snapshot(user.id)]);
+    const code = component.bundle ? { codeHash: component.bundle.hash, code: component.bundle.code } : { codeHash: component.code_hash, code: component.code };
+    const result = await this.#deps.invoker.invoke({
+      // an isolate of its own (no owner): a question that runs away ends no source's context
+      sourceId: `props:${user.id}:${component.id}`,
+      ...code,
+      kind,
+      eventJson: JSON.stringify(args),
+      props,
+      ...(envJson === undefined ? {} : { envJson }),
+      db: {},
+      dbEpoch: epoch--,
+      limits: { ...this.#deps.limits, timeoutMs },
+      fetchAllow: [...this.#deps.fetchAllow],
+    });
+    if (result.error) throw new AppError("invalid_component", failure(result, what, timeoutMs));
+    return result.response?.body;
+  }
+}
+
+function failure(result: InvokeResult, what: string, timeoutMs: number): string {
+  const { name, message } = result.error!;
+  if (name === "TimeoutError") return `${what} did not answer within ${timeoutMs} ms`;
+  if (name === "OutOfMemoryError") return `${what} ran out of memory`;
+  return `${what} failed: ${name && name !== "Error" ? `${name}: ` : ""}${message}`;
+}
+
+function configuredOf(given: unknown): Record<string, unknown> {
+  if (given === undefined || given === null) return {};
+  if (!isObject(given)) throw invalid("configured_props must be an object", [{ field: "configured_props", message: "must be an object" }]);
+  return given;
+}
+
+/** The sandbox's answer, read again: only `{label: string, value}` options and an object context. */
+function optionsAnswer(body: unknown): OptionsAnswer {
+  const list = isObject(body) && Array.isArray(body.options) ? body.options : undefined;
+  if (!list || !list.every((o) => isObject(o) && typeof o.label === "string" && Object.hasOwn(o, "value"))) {
+    throw new AppError("invalid_component", "options() gave no options the service could read");
+  }
+  const options = list.map((o) => ({ label: o.label as string, value: o.value }));
+  return isObject(body) && isObject(body.context) ? { options, context: body.context } : { options };
+}

@@ -1,0 +1,14 @@
+// Source of the "tributary:sockets" module inside the isolate: the door to the runner's sockets
+// and DNS (sandbox/sockets.ts) for node/net.js, tls.js and dns.js, which build Node's modules on it.
+// Everything it carries is checked by the runner (the address guard, the caps).
+const { call, callAsync } = globalThis.__tributaryHost;
+
+/** a call the runner answers later: connect, upgrade, read, drain, dns */
+export function ask(...args) {
+  return callAsync("socket", ...args);
+}
+
+/** a call answered at once: write, end, destroy, noDelay, keepAlive */
+export function now(...args) {
+  return call("socket", ...args);
+}
