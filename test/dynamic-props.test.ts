@@ -117,9 +117,18 @@ export default {
       level: { type: "string", label: "Level", optional: true, async options() { return ["low", "high"]; } },
       mode: { type: "integer", label: "never replaces the static mode" },
       token: { type: "string", label: "Token", secret: true, optional: true },
+      note: { type: "string", label: "Note", optional: true },
+      acct: { type: "app", app: "github", optional: true },
+      store: { type: "data_store", optional: true },
     };
   },
-  async run() { this.$emit({ mode: this.mode, depth: this.depth, level: this.level, token: this.token }); },
+  async run() {
+    if (this.store) await this.store.set("k", "v");
+    this.$emit({
+      mode: this.mode, depth: this.depth, level: this.level, token: this.token, note: this.note,
+      acct: this.acct?.$auth?.oauth_access_token, store: this.store ? await this.store.get("k") : undefined,
+    });
+  },
 };`;
 
 describe("dynamic props", () => {
@@ -267,7 +276,7 @@ describe("dynamic props", () => {
     const advanced = await call("POST", `/v1/components/${reloadId}/props/reload`, ada, { configured_props: { mode: "advanced" } });
     assert.equal(advanced.status, 200, advanced.text);
     const props = advanced.body.data.configurable_props;
-    assert.deepEqual(props.map((p: { name: string }) => p.name), ["mode", "timer", "depth", "level", "token"]);
+    assert.deepEqual(props.map((p: { name: string }) => p.name), ["mode", "timer", "depth", "level", "token", "note", "acct", "store"]);
     assert.deepEqual(props[2], { name: "depth", type: "integer", label: "Depth", min: 1, max: 9 });
     assert.deepEqual(props[3], { name: "level", type: "string", label: "Level", optional: true, remoteOptions: true });
     assert.equal(props[0].type, "string", "a static prop is never replaced");
@@ -291,15 +300,27 @@ describe("dynamic props", () => {
     assertErrorEnvelope(badValue, 400, "invalid_request");
     assert.deepEqual(detailFields(badValue), ["configured_props.depth"]);
     assert.deepEqual(detailFields(await create({ mode: "advanced" })), ["configured_props.depth"], "an added prop is required as a static one is");
-    const ok = await create({ mode: "advanced", depth: 3, level: "high", token: "tok-SECRET" });
+    const account = await call("POST", "/v1/accounts", ada, { app: "github", auth: { oauth_access_token: "gho_added" } });
+    const store = await call("POST", "/v1/data_stores", ada, { name: "added-store" });
+    assert.equal(store.status, 200, store.text);
+    const ok = await create({
+      mode: "advanced", depth: 3, level: "high", token: "tok-SECRET", note: "enc:v1:not-sealed",
+      acct: { authProvisionId: account.body.data.id }, store: { dataStoreId: store.body.data.id },
+    });
     assert.equal(ok.status, 200, ok.text);
-    // the added props' values: shown (the secret one masked), and in the run's this
+    // the added props' values: shown (the secret one masked), and in the run's this by their type
     assert.deepEqual(ok.body.data.configured_props.depth, 3);
     assert.equal(ok.body.data.configured_props.token, "********");
+    assert.equal(ok.body.data.configured_props.note, "enc:v1:not-sealed");
+    assert.equal(ok.body.data.configured_props.$added, undefined);
     assert.ok(!ok.text.includes("tok-SECRET"));
     assert.equal((await call("POST", `/v1/sources/${ok.body.data.id}/run`, ada)).status, 202);
     const [ran] = await waitEvents(t, ok.body.data.id, 1, "", 10_000, ada.key);
-    assert.deepEqual(ran.event, { mode: "advanced", depth: 3, level: "high", token: "tok-SECRET" });
+    assert.deepEqual(ran.event, { mode: "advanced", depth: 3, level: "high", token: "tok-SECRET", note: "enc:v1:not-sealed", acct: "gho_added", store: "v" });
+    // the account is in use by the source through its added prop
+    assertErrorEnvelope(await call("DELETE", `/v1/accounts/${account.body.data.id}`, ada), 409, "conflict");
+    // "$added" is no prop a client may set
+    assert.deepEqual(detailFields(await create({ mode: "simple", $added: [] })), ["configured_props.$added"]);
     // an update is checked against the union for its values, the stored ones included
     const id = ok.body.data.id;
     const still = await call("PUT", `/v1/sources/${id}`, ada, { configured_props: { depth: 4 } });

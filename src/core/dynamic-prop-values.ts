@@ -2,6 +2,9 @@ import type { AccountAuth } from "./accounts/account-auth.ts";
 import type { ComponentMeta } from "../runtime/types.ts";
 import { accountIdOf } from "./accounts/account-refs.ts";
 import { APPHOOK, defaultTimer } from "./props.ts";
+import { ADDED } from "./added-props.ts";
+import { AccountError } from "./accounts/account-error.ts";
+import { AppError } from "../lib/errors.ts";
 
 // `this` of a props form's question, as a run's would be (runtime/runtime-props.ts), from the
 // values the form holds now: nothing is stored yet, so secrets are as typed and nothing is sealed.
@@ -28,8 +31,19 @@ export async function sandboxValues(meta: ComponentMeta, configured: Record<stri
       else if (isObject(value)) out[p.name] = value;
     } else if (value !== undefined) out[p.name] = value;
   }
-  // values of props additionalProps() adds ride along, as given
-  for (const [name, value] of Object.entries(configured)) if (!declared.has(name)) out[name] = value;
-  await Promise.all(reads);
+  // values of props additionalProps() adds ride along, as given; one naming an account is an app's
+  for (const [name, value] of Object.entries(configured)) {
+    if (declared.has(name) || name === ADDED) continue;
+    const id = accountIdOf(value);
+    if (id !== undefined) reads.push(accounts.auth(userId, id).then((auth) => void (out[name] = { $auth: auth ?? {} })));
+    else out[name] = value;
+  }
+  try {
+    await Promise.all(reads);
+  } catch (e) {
+    // an account whose tokens can't be made fresh: the question can't be answered (422, not 500)
+    if (e instanceof AccountError) throw new AppError("invalid_component", e.message);
+    throw e;
+  }
   return out;
 }

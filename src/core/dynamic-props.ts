@@ -8,6 +8,7 @@ import type { InvocationKind, InvokeResult } from "../runtime/protocol.ts";
 import { AppError, invalid } from "../lib/errors.ts";
 import { parseDescribeResult } from "../runtime/sandbox/meta.ts";
 import { sandboxValues } from "./dynamic-prop-values.ts";
+import { ADDED, addedOf, withAdded } from "./added-props.ts";
 
 // A props form's questions (integrations §2), answered by the component's own code in a runner,
 // as a run would be: `options()` of one prop, and `additionalProps()` for components with
@@ -85,12 +86,14 @@ export class DynamicProps {
     if (!reloads(component.meta) || (given !== undefined && given !== null && !isObject(given))) return component.meta;
     // a secret sent back as shown ("********", a step's {secret: true}) keeps the stored value
     const shown = (v: unknown) => v === "********" || (isObject(v) && v.secret === true && Object.keys(v).length === 1);
-    const values = { ...this.#opened(component.meta, previous), ...Object.fromEntries(Object.entries(given ?? {}).filter(([, v]) => !shown(v))) };
-    return { ...component.meta, props: await this.#union(user, component, values) };
+    const values = { ...this.#opened(withAdded(component.meta, previous), previous), ...Object.fromEntries(Object.entries(given ?? {}).filter(([, v]) => !shown(v))) };
+    return { ...component.meta, props: await this.#union(user, component, values, addedOf(previous)) };
   }
 
-  async #union(user: UserRow, component: Runnable, configured: Record<string, unknown>): Promise<PropDefinition[]> {
-    const body = await this.#ask(user, component, "reload", { configured }, configured, "additionalProps()");
+  /** `previous`: the props additionalProps() added last time (its argument, as Pipedream gives it) */
+  async #union(user: UserRow, component: Runnable, configured: Record<string, unknown>, previous: PropDefinition[] = []): Promise<PropDefinition[]> {
+    const previousDefs = Object.fromEntries(previous.map(({ name, ...def }) => [name, def]));
+    const body = await this.#ask(user, component, "reload", { configured, previous: previousDefs }, configured, "additionalProps()");
     const props = isObject(body) && Array.isArray(body.props) ? body.props : undefined;
     const parsed = props ? parseDescribeResult(JSON.stringify({ ok: true, meta: { props } })) : undefined;
     if (!parsed?.ok) throw new AppError("invalid_component", "additionalProps() gave no props the service could read");
@@ -98,11 +101,12 @@ export class DynamicProps {
     return [...component.meta.props, ...parsed.meta.props.filter((p) => !own.has(p.name))];
   }
 
-  /** stored values as the form had them: secrets opened */
+  /** stored values as the form had them: secrets opened (`meta`: with the props added for them) */
   #opened(meta: ComponentMeta, stored: Record<string, unknown>): Record<string, unknown> {
     const secret = new Set(meta.props.filter((p) => p.secret).map((p) => p.name));
     const out: Record<string, unknown> = {};
     for (const [name, v] of Object.entries(stored)) {
+      if (name === ADDED) continue;
       out[name] = secret.has(name) && typeof v === "string" ? JSON.parse(this.#deps.secrets.open(v)) : v;
     }
     return out;

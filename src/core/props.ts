@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
-import { SEALED_PREFIX, type SecretBox } from "../lib/secret-box.ts";
+import type { SecretBox } from "../lib/secret-box.ts";
+import { withAdded } from "./added-props.ts";
 import { invalid, type FieldProblem } from "../lib/errors.ts";
 import { accountIdOf } from "./accounts/account-refs.ts";
 import { DATA_STORE } from "./data-stores/store-refs.ts";
@@ -178,11 +179,10 @@ export function normalizeProps(
   return out;
 }
 
-/** A value the secret box sealed (a secret prop's, at rest). */
-export const isSealed = (v: unknown): v is string => typeof v === "string" && v.startsWith(SEALED_PREFIX);
-
 /** configured_props as the API shows them (decisions §4). */
-export function echoProps(meta: ComponentMeta, stored: Record<string, unknown>, endpointUrl: string | null) {
+export function echoProps(declared: ComponentMeta, stored: Record<string, unknown>, endpointUrl: string | null) {
+  // with the props additionalProps() added for these values (added-props.ts)
+  const meta = withAdded(declared, stored);
   const out: Record<string, unknown> = {};
   for (const p of meta.props) {
     if (p.type === "$.service.db") continue;
@@ -198,12 +198,6 @@ export function echoProps(meta: ComponentMeta, stored: Record<string, unknown>, 
     }
     if (value === undefined) continue;
     out[p.name] = p.secret && accountIdOf(value) === undefined ? MASK : value;
-  }
-  // values of props that additionalProps() added (checked against them at save): a secret one
-  // was sealed then, and shows masked
-  const declared = new Set(meta.props.map((p) => p.name));
-  for (const [name, value] of Object.entries(stored)) {
-    if (!declared.has(name)) out[name] = isSealed(value) ? MASK : value;
   }
   return out;
 }

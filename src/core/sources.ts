@@ -15,6 +15,7 @@ import { SourceListCache, type RenderedPage } from "./source-list-cache.ts";
 import type { SourceRuntime } from "./runtime/source-runtime.ts";
 import { timerOf } from "./flow/timers.ts";
 import type { DynamicProps } from "./dynamic-props.ts";
+import { keepAdded } from "./added-props.ts";
 
 export interface SourceInput extends ComponentInput {
   component_id?: unknown;
@@ -116,7 +117,7 @@ export class Sources {
       ]);
     }
     const meta = (await this.#dynamic?.metaFor(user, component, input.configured_props)) ?? component.meta;
-    const props = normalizeProps(meta, input.configured_props, this.#deps.secrets);
+    const props = keepAdded(normalizeProps(meta, input.configured_props, this.#deps.secrets), meta, component.meta);
     await checkAccountRefs(this.#deps.store.accounts, user, meta, props);
     await checkDataStoreRefs(this.#deps.store.dataStores, user, meta, props);
     const wanted = checkName(input.name) ?? slugify(component.meta.name ?? component.meta.key ?? "source");
@@ -181,7 +182,7 @@ export class Sources {
     // the stored values count only while the component stays the same
     const previous = component.id === current.component_id ? current.props : {};
     const meta = (await this.#dynamic?.metaFor(user, component, input.configured_props, previous)) ?? component.meta;
-    const props = normalizeProps(meta, input.configured_props, this.#deps.secrets, current.props);
+    const props = keepAdded(normalizeProps(meta, input.configured_props, this.#deps.secrets, current.props), meta, component.meta);
     await checkAccountRefs(this.#deps.store.accounts, user, meta, props);
     await checkDataStoreRefs(this.#deps.store.dataStores, user, meta, props, current.props);
     const wanted = checkName(input.name);

@@ -6,8 +6,6 @@ import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBy
 // again, which cost 10.7 µs a token against 1.6 µs (a workflow step's resume URL is a token, and
 // that import was a tenth of the service's thread in the workflows bench).
 const PREFIX = "enc:v1:";
-/** what every sealed value starts with */
-export const SEALED_PREFIX = PREFIX;
 
 export class SecretBox {
   readonly #key: KeyObject;

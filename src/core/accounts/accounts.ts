@@ -6,6 +6,7 @@ import { nowSeconds } from "../../lib/clock.ts";
 import type { Components } from "../components.ts";
 import type { AccountAuth } from "./account-auth.ts";
 import { accountRefs } from "./account-refs.ts";
+import { withAdded } from "../added-props.ts";
 import { checkAccountInput } from "./account-input.ts";
 
 // Connected accounts (Pipedream's `apn_` ids): an app's credentials, kept once and named by the
@@ -124,7 +125,7 @@ export class Accounts {
     const sources = await this.#deps.store.sources.listAll(user.id);
     for (const s of sources.reverse()) {
       const meta = await this.#components.meta(s.component_id);
-      if (meta && accountRefs(meta, s.props).some((r) => r.id === id)) out.push(s.id);
+      if (meta && accountRefs(withAdded(meta, s.props), s.props).some((r) => r.id === id)) out.push(s.id);
     }
     return out;
   }

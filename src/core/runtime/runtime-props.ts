@@ -1,7 +1,8 @@
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { AccountAuth } from "../accounts/account-auth.ts";
 import { accountIdOf } from "../accounts/account-refs.ts";
-import { APPHOOK, defaultTimer, isSealed } from "../props.ts";
+import { APPHOOK, defaultTimer } from "../props.ts";
+import { ADDED, addedOf, withAdded } from "../added-props.ts";
 import type { Target } from "./target.ts";
 import type { WorkflowStepRow } from "../../store/port.ts";
 import type { PropDefinition } from "../../runtime/types.ts";
@@ -27,7 +28,7 @@ export function runtimeProps(
   cellId?: string,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
   if (t.workflow) return stepProps(t.workflow.steps, t.user.id, secrets, accounts, onAccountError, cellId);
-  return resolve(t.component.meta.props, t.source.props, t.endpointUrl, t.user.id, secrets, accounts, onAccountError);
+  return resolve(withAdded(t.component.meta, t.source.props).props, t.source.props, t.endpointUrl, t.user.id, secrets, accounts, onAccountError);
 }
 
 /**
@@ -39,7 +40,7 @@ function stepProps(steps: WorkflowStepRow[], userId: string, secrets: SecretBox,
   let reads: Promise<void>[] | undefined;
   for (const step of steps) {
     if (!step.meta || !step.props || Object.keys(step.props).length === 0) continue;
-    const values = resolve(step.meta.props, step.props, null, userId, secrets, accounts, step.id === cellId ? onAccountError : () => undefined);
+    const values = resolve(withAdded(step.meta, step.props).props, step.props, null, userId, secrets, accounts, step.id === cellId ? onAccountError : () => undefined);
     if (values instanceof Promise) (reads ??= []).push(values.then((v) => void (out[step.id] = v)));
     else out[step.id] = values;
   }
@@ -79,20 +80,16 @@ function resolve(
     else if (p.type === "app" && accountIdOf(value) !== undefined) (reads ??= []).push(readAccount(p.name, value));
     else out[p.name] = value;
   }
-  // props additionalProps() added: checked against their definitions at save (dynamic-props.ts),
-  // which are not kept; a secret one was sealed then, an app one names an account
-  for (const name in stored) {
-    if (defs.some((p) => p.name === name)) continue;
-    const value = stored[name];
-    if (isSealed(value)) out[name] = JSON.parse(secrets.open(value));
-    else if (accountIdOf(value) !== undefined) (reads ??= []).push(readAccount(name, value));
-    else out[name] = value;
-  }
+  // the definitions of props additionalProps() added, for the isolate's `this` (isolate/this.js)
+  const added = addedOf(stored);
+  if (added.length > 0) out[ADDED] = Object.fromEntries(added.map(({ name, ...def }) => [name, def]));
   return reads ? Promise.all(reads).then(() => out) : out;
 }
 
 /** The data stores the target's props name (a workflow's: every step's), or undefined: none. */
 export function dataStoresOf(t: Target): string[] | undefined {
-  const ids = t.workflow ? t.workflow.steps.flatMap((s) => dataStoreIds(s.meta, s.props)) : dataStoreIds(t.component.meta, t.source.props);
+  const ids = t.workflow
+    ? t.workflow.steps.flatMap((s) => (s.meta ? dataStoreIds(withAdded(s.meta, s.props), s.props) : []))
+    : dataStoreIds(withAdded(t.component.meta, t.source.props), t.source.props);
   return ids.length > 0 ? [...new Set(ids)] : undefined;
 }

@@ -10,6 +10,7 @@ import { normalizeProps } from "../props.ts";
 import { expressionProblems } from "./step-expressions.ts";
 import type { StepInput } from "./workflow-input.ts";
 import type { DynamicProps, Runnable } from "../dynamic-props.ts";
+import { ADDED, addedOf, keepAdded } from "../added-props.ts";
 import { sha256Hex } from "../../lib/hash.ts";
 
 // A workflow's steps as deployed (workflows §1): each step's code (written in the step, or a saved
@@ -43,11 +44,15 @@ export class StepDeployer {
       // the step it replaces: by the id GET showed, else (a client that sends no ids) by name
       const before = input.id !== undefined ? previous.find((p) => p.id === input.id) : previous.find((p) => p.name === input.name);
       const meta = (await this.#dynamic?.metaFor(user, source.runnable, input.props, before?.props)) ?? source.meta;
-      const props = normalizeProps(meta, input.props, this.#deps.secrets, before?.props ?? {}, {
-        field: `${at}.props`,
-        expressions: true,
-        keepsSecret: isSecretShown,
-      });
+      const props = keepAdded(
+        normalizeProps(meta, input.props, this.#deps.secrets, before?.props ?? {}, {
+          field: `${at}.props`,
+          expressions: true,
+          keepsSecret: isSecretShown,
+        }),
+        meta,
+        source.meta,
+      );
       const secret = new Set(source.meta.props.filter((p) => p.secret).map((p) => p.name));
       problems.push(...(await expressionProblems(input.props ?? {}, `${at}.props`, secret)));
       problems.push(...(await accountRefProblems(this.#deps.store.accounts, user, meta, props, `${at}.props`, "not_found")));
@@ -92,9 +97,12 @@ export class StepDeployer {
 /** A step as GET /workflows/{id} shows it: its code or component, and its props (secrets hidden). */
 export function stepView(s: WorkflowStepRow) {
   const props: Record<string, unknown> = {};
-  const secret = new Set((s.meta?.props ?? []).filter((p) => p.secret).map((p) => p.name));
+  const defs = [...(s.meta?.props ?? []), ...addedOf(s.props)];
+  const secret = new Set(defs.filter((p) => p.secret).map((p) => p.name));
   // an account reference holds no secret: it is shown as given
-  for (const [name, value] of Object.entries(s.props ?? {})) props[name] = secret.has(name) && accountIdOf(value) === undefined ? SECRET_SHOWN : value;
+  for (const [name, value] of Object.entries(s.props ?? {})) {
+    if (name !== ADDED) props[name] = secret.has(name) && accountIdOf(value) === undefined ? SECRET_SHOWN : value;
+  }
   const origin = s.key !== undefined ? { key: s.key } : s.component_id !== undefined ? { component_id: s.component_id } : { code: s.code };
   return { id: s.id, name: s.name, ...origin, props };
 }

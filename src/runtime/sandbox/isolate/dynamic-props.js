@@ -18,20 +18,23 @@ function answer(value) {
   call("respond", 200, {}, "json", stringify(value), false);
 }
 
-/** `additionalProps(previous)` with `this`, or {} for a component without it. */
-async function additionalDefs(component, self) {
+/**
+ * `additionalProps(previous)` with `this`, or {} for a component without it. `previous`: the props
+ * it added for the stored configuration, as Pipedream passes them ({} when there is none).
+ */
+async function additionalDefs(component, self, previous) {
   if (typeof component.additionalProps !== "function") return {};
-  const more = await apply(component.additionalProps, self, [{}]);
+  const more = await apply(component.additionalProps, self, [isObject(previous) ? previous : {}]);
   if (more === undefined || more === null) return {};
   if (!isObject(more)) throw new TypeError("additionalProps() must return an object of props");
   return more;
 }
 
 /** The prop `name`: the component's own, else one additionalProps() adds. */
-async function findDef(component, self, name) {
+async function findDef(component, self, name, previous) {
   const defs = isObject(component.props) ? component.props : {};
   if (hasOwn(defs, name)) return defs[name];
-  const more = await additionalDefs(component, self);
+  const more = await additionalDefs(component, self, previous);
   if (hasOwn(more, name)) return more[name];
   throw new Error(`this component has no prop "${name}"`);
 }
@@ -59,7 +62,7 @@ function option(o, i) {
 }
 
 async function options(component, self, args) {
-  const raw = await findDef(component, self, String(args.prop));
+  const raw = await findDef(component, self, String(args.prop), args.previous);
   let def = isObject(raw) ? raw : {};
   let thisArg = self;
   let extra = {};
@@ -131,8 +134,8 @@ function describe(name, p) {
   return out;
 }
 
-async function reload(component, self) {
-  const more = await additionalDefs(component, self);
+async function reload(component, self, args) {
+  const more = await additionalDefs(component, self, isObject(args) ? args.previous : undefined);
   const statics = isObject(component.props) ? component.props : {};
   const props = [];
   // a static prop keeps its definition: additionalProps() adds, never replaces
@@ -142,5 +145,5 @@ async function reload(component, self) {
 
 /** Runs a props form's question for `kind` ("options" or "reload"); the answer is the response. */
 export function propsQuestion(component, kind, args, self) {
-  return kind === "options" ? options(component, self, isObject(args) ? args : {}) : reload(component, self);
+  return kind === "options" ? options(component, self, isObject(args) ? args : {}) : reload(component, self, args);
 }

@@ -124,7 +124,10 @@ function makeApp(def, auth) {
  * to `self` (a workflow step's is made on its export, so the export's own fields stay reachable).
  */
 export function propsThis(component, props, self = {}) {
-  const defs = isObject(component.props) ? component.props : {};
+  const own = isObject(component.props) ? component.props : {};
+  // the props additionalProps() added for these values, described by the host (core/added-props.ts)
+  const added = isObject(props) && isObject(props.$added) ? props.$added : {};
+  const defs = { ...added, ...own };
   for (const name of keys(defs)) {
     const def = resolveProp(defs[name]);
     const value = hasOwn(props, name) ? props[name] : undefined;
@@ -147,12 +150,6 @@ export function propsThis(component, props, self = {}) {
         break;
       default:
         self[name] = value !== undefined ? value : def.default === undefined ? undefined : parse(stringify(def.default));
-    }
-  }
-  // values of props additionalProps() added: the host checked them against those props at save
-  if (isObject(props)) {
-    for (const name of keys(props)) {
-      if (name[0] !== "$" && !hasOwn(defs, name) && !hasOwn(self, name)) self[name] = props[name];
     }
   }
   const methods = isObject(component.methods) ? component.methods : {};
