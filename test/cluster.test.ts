@@ -266,4 +266,27 @@ describe("several nodes: quotas", { skip: clusterSkip() }, () => {
     await waitFor(async () => (await stored(c, src.id)).length >= 10, 20_000, "the 10 runs");
     for (const n of [n1, n2]) await waitFor(async () => (await post(n, endpointOf(src), { over: n.id })) === 429, 10_000, `${n.id} refusing past the quota`);
   });
+
+  test("requests alternating through two nodes: together they accept exactly the quota, and store as many runs", async () => {
+    const [n1, n2] = c.nodes;
+    const made = await c.api(n1, "POST", "/v1/users", { username: `quota${Date.now()}`, email: `q${Date.now()}@example.com` });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const key = made.body.data.api_key as string;
+    const res = await fetch(`${n1.url}/v1/sources`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ component_code: HTTP_COMPONENT }),
+    });
+    const src = ((await res.json()) as { data: { id: string; configured_props: Record<string, any> } }).data;
+    // both nodes know the endpoint (and have no usage of this user counted) before the burst
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push(await post(i % 2 === 0 ? n1 : n2, endpointOf(src), { i }));
+    assert.equal(statuses.filter((s) => s === 200).length, 10, `statuses: ${statuses.join(",")}`);
+    assert.equal(statuses.filter((s) => s === 429).length, 20);
+    await waitFor(async () => (await stored(c, src.id)).length >= 10, 20_000, "the 10 runs");
+    // at once, through both: still no more than the quota
+    const more = await Promise.all([n1, n2, n1, n2].map((n, i) => post(n, endpointOf(src), { late: i })));
+    assert.deepEqual(more, [429, 429, 429, 429]);
+    assert.equal((await stored(c, src.id)).length, 10);
+  });
 });

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createSource, eventsOf, restart, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
+import { HTTP_COMPONENT, createSource, endpointPath, eventsOf, restart, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
 
 // Subscriptions deliver (decisions §5): emitters' events reach their listeners in order, at
 // least once, across restarts, through chains, globs and auto-subscriptions, up to 8 hops.
@@ -188,6 +188,30 @@ describe("delivery across a restart", () => {
     } finally {
       await second?.close();
       await first.close();
+    }
+  });
+});
+
+describe("quotas reserved when a run is accepted", () => {
+  it("a burst of requests past the daily quota: exactly the quota accepted, the rest 429, as many runs stored", async () => {
+    const t = await startApp({ TRIBUTARY_DAILY_INVOCATIONS_QUOTA: "10" });
+    try {
+      const u = await t.newUser();
+      const src = await createSource(t, HTTP_COMPONENT, {}, u.key);
+      const path = endpointPath(src);
+      // all at once: accepted requests wait in the inbox, not yet run, while the others arrive
+      const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => t.request("POST", path, { key: null, body: { i } }).then((r) => r.status)));
+      assert.equal(statuses.filter((s) => s === 200).length, 10, `statuses: ${statuses.join(",")}`);
+      assert.equal(statuses.filter((s) => s === 429).length, 20);
+      await waitEvents(t, src.id, 10, "", 10_000, u.key);
+      // run-now and timers are refused too, and nothing more is stored
+      assert.equal((await t.request("POST", `/v1/sources/${src.id}/run`, { key: u.key })).status, 429);
+      const events = await eventsOf(t, src.id, "", u.key);
+      assert.equal(events.length, 10);
+      const me = await t.request("GET", "/v1/users/me", { key: u.key });
+      assert.equal(me.body.data.daily_invocations_used, 10);
+    } finally {
+      await t.close();
     }
   });
 });

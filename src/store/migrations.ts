@@ -19,6 +19,7 @@ import { runSendsSchema } from "./migrations/016_run_sends.ts";
 import { endedRunsIndex } from "./migrations/017_ended_runs_index.ts";
 import { errorNoticesSchema } from "./migrations/018_error_notices.ts";
 import { oauthSchema } from "./migrations/019_oauth.ts";
+import { quotaReservationsSchema } from "./migrations/020_quota_reservations.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -44,6 +45,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "017_ended_runs_index": endedRunsIndex(),
     "018_error_notices": errorNoticesSchema(),
     "019_oauth": oauthSchema(),
+    "020_quota_reservations": quotaReservationsSchema(),
   };
 }
 

@@ -298,6 +298,14 @@ export interface UserStore {
   byUsername(username: string): Promise<UserRow | undefined>;
   byKeyHash(hash: string): Promise<UserRow | undefined>;
   setKeyHash(id: string, hash: string): Promise<void>;
+  /**
+   * Reserves one of the user's daily invocations for `day` (a run accepted): true when taken, i.e.
+   * fewer than the user's `daily_invocations_quota` were reserved that day, however many nodes
+   * reserve at once. The caller asks only for users with a quota.
+   */
+  reserveInvocation(id: string, day: string): Promise<boolean>;
+  /** gives back a reservation of `day` whose run will never happen */
+  releaseInvocation(id: string, day: string): Promise<void>;
   list(page: PageRequest): Promise<Page<UserRow> | undefined>;
   /**
    * Deletes the user and everything they own. Returns the ids of their sources, workflows and

@@ -17,6 +17,8 @@ export interface UsersTable {
   compute_time_used: number;
   created_at: number;
   updated_at: number;
+  reserved_day: string | null;
+  invocations_reserved: Generated<number>;
 }
 
 export interface ComponentsTable {

@@ -274,11 +274,16 @@ export class Deliveries {
         if (!lane.timer) this.#wake(id, lane, QUOTA_RECHECK_MS);
         return;
       }
-      // stopped or dropped while it looked the listener up: nothing more starts here
-      if (this.#closed || !this.#current(id, lane) || lane.queue.length === 0) return;
+      // stopped or dropped while it looked the listener up: nothing more starts here (and the
+      // run admitted goes back to the quota)
+      if (this.#closed || !this.#current(id, lane) || lane.queue.length === 0) {
+        await this.#d.quotas.release(t).catch(() => undefined);
+        return;
+      }
       const d = lane.queue[0];
       const bytes = d.payload.length;
       if (!this.#d.capacity.tryTake(bytes)) {
+        await this.#d.quotas.release(t).catch(() => undefined);
         this.#d.capacity.whenFree(lane.wake);
         return "waits";
       }

@@ -102,10 +102,16 @@ export class Ingress {
       throw new AppError("quota_exceeded", "this source's account has used up its daily quota");
     }
     if (customResponse(t)) return this.#respondOrForward(t, httpEvent(req));
-    // Judged before the request is parsed into an event: past the bound a refusal must cost far
-    // less than an acceptance, or refusing would slow the service down instead of relieving it.
-    this.#backlog?.take();
-    await this.#write(t, () => httpEvent(req));
+    try {
+      // Judged before the request is parsed into an event: past the bound a refusal must cost far
+      // less than an acceptance, or refusing would slow the service down instead of relieving it.
+      this.#backlog?.take();
+      await this.#write(t, () => httpEvent(req));
+    } catch (e) {
+      // not accepted after all (overloaded, the store failing): its quota reservation goes back
+      await this.#quotas.release(t).catch(() => undefined);
+      throw e;
+    }
     return ACCEPTED;
   }
 

@@ -179,8 +179,10 @@ export class Timers {
         return undefined;
       })
       .catch((e) => {
-        // a failed run is on $errors already; this is the store failing, and the tick reruns at start
+        // a failed run is on $errors already; this is the store failing, and the tick reruns at
+        // start (admitted again then): this one's reservation goes back
         this.#log(e, "committing a timer tick failed");
+        void this.#quotas.release(t).catch(() => undefined);
       })
       .finally(() => {
         const owed = this.#running.get(id);

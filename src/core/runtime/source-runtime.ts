@@ -134,7 +134,7 @@ export class SourceRuntime {
       const errorMail = new ErrorMail({ store: deps.store, mailer, publicUrl: deps.publicUrl, log: (err, what) => this.log(err, what) });
       this.invocations.onError = (t, row) => errorMail.failed(t, row);
     }
-    this.quotas = new Quotas(this.usage, this.invocations);
+    this.quotas = new Quotas(this.usage, this.invocations, deps.store.users);
     const log = (err: unknown, what: string) => this.log(err, what);
     this.timers = new Timers(deps.store, this.invocations, this.quotas, log, owns);
     this.capacity = new Capacity(deps.backlog.maxInFlight, deps.backlog.maxInFlightBytes);
@@ -227,7 +227,12 @@ export class SourceRuntime {
     if (!t.source.active) throw new AppError("conflict", `this ${what} is disabled: enable it (active: true) to run it`);
     if (!(await this.quotas.admit(t, "run"))) throw new AppError("quota_exceeded", "this account has used up its daily quota");
     const timer = timerOf(t);
-    await this.ingress.enqueue(t, event === undefined && timer ? timerEvent(timer, Date.now()) : event);
+    try {
+      await this.ingress.enqueue(t, event === undefined && timer ? timerEvent(timer, Date.now()) : event);
+    } catch (e) {
+      await this.quotas.release(t).catch(() => undefined);
+      throw e;
+    }
   }
 
   /** A source or workflow was deleted: stop everything of it and end its live streams. */

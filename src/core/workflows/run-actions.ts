@@ -46,7 +46,12 @@ export class RunActions {
     state.run.due_at_ms = now;
     // an HTTP run's reply went to its own request; a replay has nobody to answer
     if (state.run.trigger_kind === "HTTP") state.run.response_status = null;
-    await this.#d.store.runs.create(state.run, state.steps);
+    try {
+      await this.#d.store.runs.create(state.run, state.steps);
+    } catch (e) {
+      await this.#d.runtime.quotas.release(t).catch(() => undefined);
+      throw e;
+    }
     this.#d.runtime.runChanged(w.id, state.run.id, false);
     return state.run.id;
   }

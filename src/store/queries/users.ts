@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import type { Database, UsersTable } from "../schema.ts";
 import type { UserRow, UserStore } from "../port.ts";
 import { pageRows } from "./page.ts";
@@ -47,6 +47,28 @@ export function userQueries(db: Kysely<Database>): UserStore {
           created_at: u.created_at,
           updated_at: u.created_at,
         })
+        .execute();
+    },
+    // one statement: of reservations racing on several nodes, only those under the quota land
+    async reserveInvocation(id, day) {
+      const today = (eb: ExpressionBuilder<Database, "users">) =>
+        eb.case().when("reserved_day", "=", day).then(eb.ref("invocations_reserved")).else(0).end();
+      const r = await db
+        .updateTable("users")
+        .set((eb) => ({ invocations_reserved: eb(today(eb), "+", 1), reserved_day: day }))
+        .where("id", "=", id)
+        .where("daily_invocations_quota", ">", 0)
+        .where((eb) => eb(today(eb), "<", eb.ref("daily_invocations_quota")))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    async releaseInvocation(id, day) {
+      await db
+        .updateTable("users")
+        .set((eb) => ({ invocations_reserved: eb("invocations_reserved", "-", 1) }))
+        .where("id", "=", id)
+        .where("reserved_day", "=", day)
+        .where("invocations_reserved", ">", 0)
         .execute();
     },
     byId: (id) => one("id", id),
