@@ -1,4 +1,5 @@
 import { after, before, describe, test } from "node:test";
+import { createServer, connect as netConnect, type AddressInfo, type Socket } from "node:net";
 import assert from "node:assert/strict";
 import { clusterSkip, startCluster, type Cluster, type Node } from "./cluster-nodes.ts";
 import { connect } from "./sse-client.ts";
@@ -288,5 +289,80 @@ describe("several nodes: quotas", { skip: clusterSkip() }, () => {
     const more = await Promise.all([n1, n2, n1, n2].map((n, i) => post(n, endpointOf(src), { late: i })));
     assert.deepEqual(more, [429, 429, 429, 429]);
     assert.equal((await stored(c, src.id)).length, 10);
+  });
+});
+
+/** Redis behind a proxy the test can cut: every connection dropped, new ones refused, until restored. */
+async function redisProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  let refusing = false;
+  const server = createServer((client) => {
+    if (refusing) return void client.destroy();
+    const upstream = netConnect(Number(target.port || 6379), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+      s.on("error", () => {});
+    }
+    client.pipe(upstream).pipe(client);
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    cut() {
+      refusing = true;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      refusing = false;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe("several nodes: Redis goes away and comes back", { skip: clusterSkip() }, () => {
+  let c: Cluster;
+  let proxy: Awaited<ReturnType<typeof redisProxy>>;
+  before(async () => {
+    proxy = await redisProxy(new URL(process.env.REDIS_URL!));
+    c = await startCluster(2, { REDIS_URL: proxy.url });
+  });
+  after(async () => {
+    await c?.close();
+    await proxy?.close();
+  });
+
+  test("a change made during the outage reaches the other node once Redis is back, and its live streams end to catch up", async () => {
+    const [n1, n2] = c.nodes;
+    const disabled = await create(c, n1, HTTP_COMPONENT);
+    const streamed = await create(c, n1, HTTP_COMPONENT);
+    // n2 has both cached, and watches one live
+    for (const s of [disabled, streamed]) assert.equal(await post(n2, endpointOf(s), { warm: true }), 200);
+    const stream = await connect(`${n2.url}/sources/${streamed.id}/sse`, { authorization: `Bearer ${c.adminKey}` });
+    try {
+      await waitFor(async () => stream.text().startsWith(":sse-handshake"), 10_000, "handshake");
+      proxy.cut();
+      assert.equal((await c.api(n1, "PUT", `/v1/sources/${disabled.id}`, { active: false })).status, 200);
+      assert.equal(await post(n1, endpointOf(disabled), { during: true }), 404);
+      // events made through n1 while n2 can't hear of them
+      for (let i = 0; i < 3; i++) assert.equal(await post(n1, endpointOf(streamed), { missed: i }), 200);
+      proxy.restore();
+      // n2 reads the source again: disabled
+      await waitFor(async () => (await post(n2, endpointOf(disabled), { after: true })) === 404, 20_000, "n2 refusing the source disabled during the outage");
+      // n2's live stream was ended, so its client reconnects and catches up from the store
+      await stream.ended;
+      const last = stream.messages().at(-1)?.id;
+      const again = await connect(`${n2.url}/sources/${streamed.id}/sse`, { authorization: `Bearer ${c.adminKey}`, ...(last ? { "last-event-id": last } : {}) });
+      try {
+        await waitFor(async () => again.messages().filter((m) => m.data?.event?.body?.missed !== undefined).length === 3, 15_000, "the missed events replayed");
+      } finally {
+        again.close();
+      }
+    } finally {
+      stream.close();
+      proxy.restore();
+    }
   });
 });

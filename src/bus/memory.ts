@@ -72,7 +72,15 @@ export class MemoryBus implements Bus {
 
   onBroadcast(): void {}
 
-  async close(): Promise<void> {
+  // in-process: nothing is ever lost
+  onReconnect(): void {}
+
+  /** ends every channel's subscriptions (their listeners get `onEnd`), the bus staying open */
+  endAll(): void {
     for (const channel of [...this.#channels.keys()]) this.end(channel);
+  }
+
+  async close(): Promise<void> {
+    this.endAll();
   }
 }

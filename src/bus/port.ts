@@ -25,7 +25,9 @@ export type ControlMessage =
   /** a run of workflow `id` was resumed or cancelled: the workflow's owner takes it up */
   | { t: "run"; id: string; run: string; cancelled: boolean }
   /** an emitter (or only the user's subscriptions, lists or keys) changed: drop what is cached */
-  | { t: "changed"; user: string; emitter?: string };
+  | { t: "changed"; user: string; emitter?: string }
+  /** the sender's messages may have been lost (its Redis connection came back): read everything cached again */
+  | { t: "resync" };
 
 export type ControlListener = (message: ControlMessage) => void;
 
@@ -46,6 +48,13 @@ export interface Bus {
   broadcast(message: ControlMessage): void;
   /** what the other nodes broadcast */
   onBroadcast(listener: ControlListener): void;
+  /**
+   * The bus came back after losing its connection: messages may have been lost meanwhile, so
+   * what a node cached may be stale (every live stream of this node was ended when it came
+   * back, for its client to reconnect with Last-Event-ID and catch up from the store). Never
+   * called by a bus that can't lose messages (one node).
+   */
+  onReconnect(listener: () => void): void;
   close(): Promise<void>;
 }
 

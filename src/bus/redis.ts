@@ -31,11 +31,15 @@ export class RedisBus implements Bus {
   readonly #control: ControlListener[] = [];
   readonly #controlChannel: string;
   #lastError = 0;
+  #closing = false;
   /** frames waiting for the end of this turn, by channel */
   readonly #outbox = new Map<string, string[]>();
   #flushing: NodeJS.Immediate | undefined;
   /** channels whose SUBSCRIBE Redis hasn't confirmed yet */
   readonly #subscribing = new Map<string, Promise<void>>();
+  readonly #reconnected: Array<() => void> = [];
+  /** the connections that lost Redis since they were last ready */
+  readonly #lost = new Set<Redis>();
 
   private constructor(o: RedisBusOptions, pub: Redis, sub: Redis) {
     this.#o = o;
@@ -60,7 +64,13 @@ export class RedisBus implements Bus {
     // the subscriber's SUBSCRIBE commands are queued while it reconnects, and re-sent after
     const sub = new Redis(o.url, { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null });
     const bus = new RedisBus(o, pub, sub);
-    for (const c of [pub, sub]) c.on("error", (e: unknown) => bus.#warn(e, "the Redis bus lost its connection; reconnecting"));
+    for (const c of [pub, sub]) {
+      c.on("error", (e: unknown) => bus.#warn(e, "the Redis bus lost its connection; reconnecting"));
+      c.on("close", () => bus.#lost.add(c));
+      c.on("ready", () => {
+        if (bus.#lost.delete(c)) bus.#back(c === sub);
+      });
+    }
     try {
       await Promise.all([pub.connect(), sub.connect()]);
       await sub.subscribe(bus.#controlChannel);
@@ -141,7 +151,30 @@ export class RedisBus implements Bus {
     this.#control.push(listener);
   }
 
+  onReconnect(listener: () => void): void {
+    this.#reconnected.push(listener);
+  }
+
+  // A connection came back: what crossed Redis meanwhile is lost. The subscriber missed the other
+  // nodes' events and changes: this node's live streams end (their clients reconnect with
+  // Last-Event-ID and catch up from the store) and its caches are read again. The publisher's
+  // own messages may not have reached the others: they are asked to read theirs again.
+  #back(subscriber: boolean): void {
+    if (this.#closing) return;
+    if (subscriber) {
+      this.#local.endAll();
+      for (const l of this.#reconnected) {
+        try {
+          l();
+        } catch (e) {
+          this.#o.log(e, "catching up after Redis came back failed");
+        }
+      }
+    } else this.broadcast({ t: "resync" });
+  }
+
   async close(): Promise<void> {
+    this.#closing = true;
     if (this.#flushing) {
       clearImmediate(this.#flushing);
       this.#flush();

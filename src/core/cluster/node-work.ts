@@ -69,6 +69,7 @@ export class NodeWork {
       void this.#armTimers((id) => d.ownership.owns(id), true).catch((e) => d.log(e, "re-arming timers failed"));
     });
     d.bus.onBroadcast((m) => this.#onBroadcast(m));
+    d.bus.onReconnect(() => void this.#resync());
     // one node: takes everything now; several: what its leases bring, now and as they change
     await d.ownership.start((gained, lost) => this.#ownershipChanged(gained, lost));
     // waiting runs of what this node holds (and runs a stop cut short), then as they come due
@@ -176,7 +177,30 @@ export class NodeWork {
       if (m.cancelled) this.#d.invocations.runs.cancelled(m.run);
       else this.#d.runWaker.scan(false);
     }
+    else if (m.t === "resync") void this.#resync();
     else this.#applyInOrder(m.user, m.emitter);
+  }
+
+  /**
+   * Messages may have been lost (Redis went away and came back): every change another node
+   * made meanwhile is taken up as if its message had come. Each emitter cached or armed here is
+   * read again from the store (a source disabled meanwhile stops answering and ticking), and
+   * every user known here has their subscriptions, keys, lists and environment read again.
+   */
+  async #resync(): Promise<void> {
+    const d = this.#d;
+    try {
+      const users = new Set(d.usage.users());
+      for (const id of new Set([...d.targets.cachedIds(), ...d.timers.armedIds()])) {
+        const t = await d.targets.get(id).catch(() => undefined);
+        if (!t) continue;
+        users.add(t.user.id);
+        this.#applyInOrder(t.user.id, id);
+      }
+      for (const u of users) this.#applyInOrder(u, undefined);
+    } catch (e) {
+      d.log(e, "reading the caches again after Redis came back failed");
+    }
   }
 
   // Changes of one emitter are applied one after another, in the order they came: each reads the

@@ -108,6 +108,11 @@ export class Timers {
     for (const id of [...this.#handles.keys()]) if (which(id)) this.cancel(id);
   }
 
+  /** the sources whose timers are armed here */
+  armedIds(): string[] {
+    return [...this.#handles.keys()];
+  }
+
   /** whether the source's timer is armed here, or being armed */
   armed(sourceId: string): boolean {
     return this.#handles.has(sourceId) || this.#calls.has(sourceId);

@@ -61,6 +61,11 @@ export class Targets {
     for (const [key, id] of this.#idByKey) if (id === sourceId) this.#idByKey.delete(key);
   }
 
+  /** the ids of the emitters cached here */
+  cachedIds(): string[] {
+    return [...this.#byId.keys()];
+  }
+
   /** Drops the cached emitters `which` picks (their partition changed hands: read them afresh). */
   invalidateWhere(which: (sourceId: string) => boolean): void {
     for (const id of [...this.#byId.keys()]) if (which(id)) this.invalidate(id);
