@@ -72,7 +72,14 @@ export class SloppyCommonJs {
     } catch {
       return undefined; // esbuild reports the file's syntax error itself
     }
-    const names = [...new Set([...code.matchAll(LITERAL_REQUIRE)].map((m) => literal(m[1])))];
+    const literals = [...code.matchAll(LITERAL_REQUIRE)];
+    // A require of a computed path (require("./locale/" + name)) is one esbuild resolves itself,
+    // globbing the package's own files and refusing any outside it: a stub would hide it from
+    // esbuild, so such a file is bundled as it is (strict), as before.
+    if ((code.match(/\brequire\s*\(/g)?.length ?? 0) > literals.length) {
+      return text === read ? undefined : { contents: text, loader: "js", resolveDir: dirname(file) };
+    }
+    const names = [...new Set(literals.map((m) => literal(m[1])))];
     const where = `${packageOf(path) ?? "package"}/${relative(this.#tree, path).replace(/^.*\/node_modules\/(@[^/]+\/)?[^/]+\//, "")}`.replace(/[\r\n\u2028\u2029]/g, "");
     const shared = SHARED.filter((g) => new RegExp(`\\b${g}\\b`).test(code)).join(", ");
     const fn = `(function (${shared}) { return function (${PARAMS}) {${code}\n}; })\n//# sourceURL=${where}`;
