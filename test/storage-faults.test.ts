@@ -213,6 +213,26 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
 
+test("service: /healthz says a full disk at once, before any write fails on it", { timeout: 60_000 }, async (t) => {
+  if (onPostgres) return t.skip(SQLITE_ONLY);
+  const problem = cannotMount();
+  if (problem) return t.skip(problem);
+  const dir = tmpfs(t, "size=4m");
+  const s = await startMain({ TRIBUTARY_DATA_DIR: dir, TRIBUTARY_ADMIN_KEY: "healthz-disk-key" });
+  t.after(async () => {
+    s.child.kill("SIGKILL");
+    await exited(s.child);
+  });
+  assert.equal((await fetch(`${s.url}/healthz`)).status, 200);
+  const filler = fill(dir);
+  // nothing has been written since: only the free space can tell
+  await waitFor(async () => (await fetch(`${s.url}/healthz`)).status === 503 || undefined, 10_000, "/healthz 503 on the full disk");
+  const body = (await (await fetch(`${s.url}/healthz`)).json()) as { error: { code: string } };
+  assert.equal(body.error.code, "storage_unavailable");
+  rmSync(filler);
+  await waitFor(async () => (await fetch(`${s.url}/healthz`)).status === 200 || undefined, 10_000, "/healthz 200 once there is room");
+});
+
 test("service: a full disk answers 503 storage_unavailable with Retry-After, /healthz 503, and recovers by itself", { timeout: 120_000 }, async (t) => {
   if (onPostgres) return t.skip(SQLITE_ONLY);
   const problem = cannotMount();

@@ -7,6 +7,7 @@ import { describePostgresUrl, postgresDialect } from "./postgres.ts";
 import { migrate } from "./migrations.ts";
 import { withFaultTranslation } from "./fault-dialect.ts";
 import { StoreHealth } from "./health.ts";
+import { diskSpaceCheck } from "./disk-space.ts";
 import { describeFault, isStorageUnavailable } from "./faults.ts";
 import { userQueries } from "./queries/users.ts";
 import { componentQueries } from "./queries/components.ts";
@@ -115,5 +116,14 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
         : `cannot write the database ${join(opts.dataDir, SQLITE_FILE)}`;
     throw new Error(`${what}: ${describeFault(cause)}`, { cause: err });
   }
-  return bind(db, opts.kind, db, health);
+  const store = bind(db, opts.kind, db, health);
+  if (opts.kind === "sqlite") {
+    const ping = store.ping;
+    const disk = diskSpaceCheck(opts.dataDir);
+    store.ping = async () => {
+      await ping();
+      await disk();
+    };
+  }
+  return store;
 }
