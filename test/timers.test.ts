@@ -132,6 +132,43 @@ describe("timers", () => {
   });
 });
 
+describe("timers across an update that keeps them", () => {
+  const SLOW_TICKER = `
+export default {
+  props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 3600 } }, label: { type: "string", optional: true } },
+  run(event) { this.$emit(event); },
+};`;
+
+  it("a PUT that leaves the timer as it was keeps its next due time; one that changes it starts anew", async () => {
+    const t = await startApp();
+    try {
+      const due = (id: string) => t.app.store.events.timer(id);
+      const src = await createSource(t, SLOW_TICKER);
+      const first = await due(src.id);
+      assert.ok(first !== undefined);
+      // a few ms later, so that a schedule started anew would differ
+      await waitFor(async () => Date.now() > first - 3600_000 + 5 || undefined, 2000, "a moment to pass");
+      assert.equal((await t.request("PUT", `/v1/sources/${src.id}`, { body: { configured_props: { label: "renamed" } } })).status, 200);
+      assert.equal(await due(src.id), first, "a source's other prop changed: same schedule");
+      assert.equal((await t.request("PUT", `/v1/sources/${src.id}`, { body: { configured_props: { timer: { intervalSeconds: 7200 } } } })).status, 200);
+      assert.ok((await due(src.id))! > first, "a new interval starts from now");
+
+      const step = { name: "s", code: "export default { async run() {} }" };
+      const made = await t.request("POST", "/v1/workflows", { body: { name: "w", steps: [step], trigger: { type: "timer", interval_seconds: 3600 } } });
+      assert.equal(made.status, 200, made.text);
+      const w = made.body.data.id as string;
+      const wFirst = await due(w);
+      await waitFor(async () => Date.now() > wFirst! + 5 - 3600_000 || undefined, 2000, "a moment to pass");
+      assert.equal((await t.request("PUT", `/v1/workflows/${w}`, { body: { name: "w2" } })).status, 200);
+      assert.equal(await due(w), wFirst, "a workflow renamed: same schedule");
+      assert.equal((await t.request("PUT", `/v1/workflows/${w}`, { body: { trigger: { type: "timer", interval_seconds: 60 } } })).status, 200);
+      assert.notEqual(await due(w), wFirst, "a new interval starts from now");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("timer sources: settings", () => {
   it("TRIBUTARY_RUNNER_WARM_SOURCES (warm sources per runner) is a whole number >= 1, 2,500 by default", () => {
     assert.equal(resolveConfig({}).runnerWarmSources, 2500);

@@ -233,7 +233,9 @@ export class Sources {
     rt.targets.invalidate(next.id);
     await rt.lifecycle.commit(after, hooks);
     const fresh = await rt.targets.get(next.id);
-    if (fresh && next.active && timerOf(fresh)) await rt.timers.schedule(fresh, true);
+    // a timer that was running and stays the same keeps its schedule (another prop changed)
+    const sameTimer = before !== undefined && current.active && JSON.stringify(timerOf(before)) === JSON.stringify(fresh && timerOf(fresh));
+    if (fresh && next.active && timerOf(fresh)) await rt.timers.schedule(fresh, !sameTimer);
   }
 
   async delete(user: UserRow, id: string): Promise<void> {

@@ -127,7 +127,9 @@ export class Workflows {
     this.#rt.timers.cancel(id);
     await this.#deps.store.workflows.update(next);
     this.#rt.targets.invalidate(id);
-    await this.#arm(next);
+    // a timer that was running and stays the same keeps its schedule (a rename, new steps)
+    const sameTimer = current.active && JSON.stringify(current.trigger) === JSON.stringify(next.trigger);
+    await this.#arm(next, !sameTimer);
     this.#rt.changed(user.id, id);
     return next;
   }
@@ -169,8 +171,9 @@ export class Workflows {
     return rows;
   }
 
-  async #arm(w: WorkflowRow): Promise<void> {
+  /** `fresh`: the schedule starts from now; else from the stored next due time */
+  async #arm(w: WorkflowRow, fresh = true): Promise<void> {
     const t = await this.#rt.targets.get(w.id);
-    if (t && w.active && timerOf(t)) await this.#rt.timers.schedule(t, true);
+    if (t && w.active && timerOf(t)) await this.#rt.timers.schedule(t, fresh);
   }
 }
