@@ -39,4 +39,14 @@ describe("guardedFetch", () => {
     assert.equal(await res.text(), "private");
     assert.equal(hits, 1);
   });
+
+  test("a name whose lookup never answers fails at the request's deadline (a webhook's 10 s), not never", async () => {
+    const hangs = () => new Promise<{ address: string }[]>(() => {});
+    const started = Date.now();
+    await assert.rejects(
+      guardedFetch(new URL("http://dns-never-answers.example/"), { signal: AbortSignal.timeout(100) }, [], hangs),
+      (e: Error) => e.name === "TimeoutError",
+    );
+    assert.ok(Date.now() - started < 5000, "it ended at the deadline");
+  });
 });

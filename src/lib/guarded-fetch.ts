@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { Agent, fetch as undiciFetch, type RequestInit, type Response } from "undici";
-import { assertFetchable, isPrivateAddress } from "./net-guard.ts";
+import { assertFetchable, isPrivateAddress, type Resolve } from "./net-guard.ts";
 
 // fetch for outbound requests made on users' behalf (sandbox fetch, webhooks, component_url and
 // package downloads). assertFetchable checks where a host name points before the request; but
@@ -37,8 +37,30 @@ export const publicOnly = new Agent({ connect: { lookup: checkedLookup } });
  * host:port (TRIBUTARY_FETCH_ALLOW), which may then be private. Redirects are the caller's: pass
  * `redirect: "manual"` and call this again for each hop.
  */
-export async function guardedFetch(url: URL, init: RequestInit, allow: readonly string[]): Promise<Response> {
-  return fetchChecked(url, init, await assertFetchable(url, allow));
+export async function guardedFetch(url: URL, init: RequestInit, allow: readonly string[], resolve?: Resolve): Promise<Response> {
+  // the name's lookup is under the request's deadline too: a DNS server that never answers must
+  // not hold a webhook delivery (or a run) past its timeout
+  return fetchChecked(url, init, await untilAborted(assertFetchable(url, allow, resolve), init.signal ?? undefined));
+}
+
+/** `work`, or the signal's reason once it is aborted, whichever comes first */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e as Error);
+      },
+    );
+  });
 }
 
 /** the same, for a URL the caller has passed through assertFetchable already (`allowed`: its answer) */

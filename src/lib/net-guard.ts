@@ -67,13 +67,17 @@ function defaultPort(url: URL): string {
  * allowed its exact host:port (which may then be private), false when it passed the check.
  * (guarded-fetch.ts checks again on the addresses it connects to.)
  */
-export async function assertFetchable(url: URL, allow: readonly string[]): Promise<boolean> {
+export type Resolve = (host: string) => Promise<{ address: string }[]>;
+
+const systemResolve: Resolve = (host) => lookup(host, { all: true });
+
+export async function assertFetchable(url: URL, allow: readonly string[], resolve: Resolve = systemResolve): Promise<boolean> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new Error(`only http and https URLs can be fetched, not ${url.protocol}`);
   }
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (allow.includes(`${host}:${defaultPort(url)}`)) return true;
-  const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true });
+  const addresses = isIP(host) ? [{ address: host }] : await resolve(host);
   for (const { address } of addresses) {
     if (isPrivateAddress(address)) {
       throw new Error(`${url.host} resolves to a loopback or private address (${address}), which is not allowed`);
