@@ -10,6 +10,8 @@ import pg from "pg";
 import mysql from "mysql2/promise";
 import { createSource, serveFiles, startApp, waitEvents, waitFor, type FileServer, type TestApp } from "./helpers.ts";
 import { installedPackages, startRegistry, type FixturePackage, type LocalRegistry } from "./fixtures/npm-registry.ts";
+import { sandboxDns, type DnsClient } from "../src/runtime/sandbox/sandbox-dns.ts";
+import { openSocket, socketTarget } from "../src/runtime/sandbox/socket-target.ts";
 
 // net, tls and dns inside the sandbox: real drivers (pg, mysql2, installed from a local registry
 // serving this checkout's own copies) against the local PostgreSQL and MariaDB, and plain TCP
@@ -257,6 +259,37 @@ async function startTls(pair: { key: string; cert: string }): Promise<{ direct: 
   return { direct, starttls, directPort: port(direct), starttlsPort: port(starttls), pg, pgPort: port(pg) };
 }
 
+/** A STARTTLS server that answers "OK" and never speaks TLS; it keeps its sockets to reset them and watch them close. */
+interface Holder {
+  server: Server;
+  port: number;
+  held: Socket[];
+  closed: number;
+}
+
+async function startHolder(): Promise<Holder> {
+  const h = { held: [], closed: 0 } as unknown as Holder;
+  h.server = createServer((s) => {
+    s.on("error", () => {});
+    s.on("close", () => h.closed++);
+    s.on("data", (d) => {
+      const text = d.toString();
+      if (text === "STARTTLS\n") {
+        h.held.push(s);
+        s.write("OK\n");
+      } else if (text === "RESET\n") {
+        // resets every held socket, then says so once the resets are out
+        for (const held of h.held.splice(0)) held.resetAndDestroy();
+        s.write("DONE\n");
+      }
+    });
+  });
+  await new Promise<void>((r) => h.server.listen(0, "127.0.0.1", r));
+  h.port = (h.server.address() as { port: number }).port;
+  return h;
+}
+
+let holder: Holder;
 let registry: LocalRegistry;
 let files: FileServer;
 let sink: Sink;
@@ -268,18 +301,19 @@ let tls: Awaited<ReturnType<typeof startTls>>;
 before(async () => {
   pair = certificate();
   tls = await startTls(pair);
+  holder = await startHolder();
   registry = await startRegistry([...installedPackages(["pg", "mysql2"]), PG_FORMAT]);
   files = await serveFiles(PG_FILES);
   sink = await startSink();
   echo = await startSink(true);
-  const allow = [registry.hostPort, files.hostPort, "127.0.0.1:5432", "127.0.0.1:3306", `127.0.0.1:${sink.port}`, `127.0.0.1:${echo.port}`, `127.0.0.1:${tls.directPort}`, `127.0.0.1:${tls.starttlsPort}`, `127.0.0.1:${tls.pgPort}`];
+  const allow = [registry.hostPort, files.hostPort, "127.0.0.1:5432", "127.0.0.1:3306", `127.0.0.1:${sink.port}`, `127.0.0.1:${echo.port}`, `127.0.0.1:${tls.directPort}`, `127.0.0.1:${tls.starttlsPort}`, `127.0.0.1:${tls.pgPort}`, `127.0.0.1:${holder.port}`];
   t = await startApp({ TRIBUTARY_NPM_REGISTRY: registry.url, TRIBUTARY_FETCH_ALLOW: allow.join(",") });
 });
 after(async () => {
   await t.close();
   await registry.close();
   await files.close();
-  for (const s of [sink.server, echo.server, tls.direct, tls.starttls, tls.pg]) await new Promise((r) => s.close(r));
+  for (const s of [sink.server, echo.server, tls.direct, tls.starttls, tls.pg, holder.server]) await new Promise((r) => s.close(r));
 });
 
 /** Saves `code` as a source, runs it once and returns its first event (or fails with its error). */
@@ -551,5 +585,112 @@ describe("tls", () => {
         this.$emit(await client.connect().then(() => "connected", (e) => e.message));
       } };`, { ca: pair.cert });
     assert.equal(event, "startup came over TLSv1.3");
+  });
+
+  it("an upgrade refused at once (bad ciphers, a malformed key) closes the plain socket; a reset after it doesn't kill the runner", async () => {
+    const closed = holder.closed;
+    const { event } = await runOnce(`import net from "net";
+      import tls from "tls";
+      const line = (s) => new Promise((r) => s.once("data", (d) => r(d.toString())));
+      const upgrade = async (options) => {
+        const plain = net.connect(${holder.port}, "127.0.0.1");
+        plain.write("STARTTLS\\n");
+        await line(plain);
+        const secure = tls.connect({ socket: plain, host: "127.0.0.1", ...options });
+        return new Promise((r) => { secure.once("secureConnect", () => r("secured")); secure.once("error", (e) => r("refused")); });
+      };
+      export default { async run() {
+        const ciphers = await upgrade({ ciphers: "nope" });
+        const key = await upgrade({ key: "-----BEGIN PRIVATE KEY-----\\nnot a key\\n-----END PRIVATE KEY-----", cert: "nor a cert" });
+        // the server resets the plain sockets it still holds, and says so on another socket
+        const control = net.connect(${holder.port}, "127.0.0.1");
+        control.write("RESET\\n");
+        const done = await line(control);
+        control.destroy();
+        // one more round trip through the runner after the resets reached it
+        const after = await new Promise((r) => { const s = net.connect(${echo.port}, "127.0.0.1", () => s.write("alive")); s.once("data", (d) => { s.destroy(); r(d.toString()); }); });
+        this.$emit({ ciphers, key, done, after });
+      } };`);
+    assert.deepEqual(event, { ciphers: "refused", key: "refused", done: "DONE\n", after: "alive" });
+    await waitFor(async () => holder.closed >= closed + 3, 10_000, "the server to see every socket close");
+    const again = await runOnce(`export default { run() { this.$emit("runner still up"); } };`);
+    assert.equal(again.event, "runner still up");
+  });
+});
+
+describe("dns: the private network stays unmapped", () => {
+  it("reverse lookups and PTR names of loopback and private addresses are refused", async () => {
+    const { event } = await runOnce(`import dns from "dns";
+      import { promises } from "dns";
+      const code = (p) => p.then((v) => "answered " + JSON.stringify(v), (e) => e.code);
+      export default { async run() {
+        this.$emit({
+          loopback: await code(promises.reverse("127.0.0.1")),
+          private: await code(promises.reverse("10.0.0.5")),
+          v6: await code(promises.reverse("fd00::1")),
+          ptr: await code(promises.resolvePtr("5.0.0.10.in-addr.arpa")),
+          ptr6: await code(promises.resolvePtr("1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.ip6.arpa")),
+          partial: await code(promises.resolvePtr("168.192.in-addr.arpa")),
+          cname: await code(promises.resolveCname("localhost")),
+          txt: await code(promises.resolveTxt("localhost")),
+          cb: await new Promise((r) => dns.reverse("192.168.1.1", (e) => r(e?.code))),
+        });
+      } };`);
+    for (const [what, v] of Object.entries(event)) assert.equal(v, "EADDRNOTALLOWED", what);
+  });
+
+  const fake = (records: Record<string, unknown>, addresses: Record<string, string[]>): DnsClient => ({
+    resolve: async (name, rrtype) => {
+      if (!(`${name} ${rrtype}` in records)) throw Object.assign(new Error("no data"), { code: "ENODATA" });
+      return records[`${name} ${rrtype}`];
+    },
+    reverse: async () => ["host.example"],
+    lookup: async (name) => {
+      if (!addresses[name]) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
+      return addresses[name].map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+    },
+  });
+
+  it("answers naming hosts on the private network are refused, unless the operator allowed them; public ones pass", async () => {
+    const client = fake(
+      {
+        "_ldap._tcp.corp.example SRV": [{ name: "dc1.corp.example", port: 389, priority: 0, weight: 0 }],
+        "www.example CNAME": ["edge.example"],
+        "alias.example CNAME": ["10.0.0.9"],
+        "mail.example MX": [{ exchange: "mx.corp.example", priority: 10 }],
+        "info.example TXT": [["hello"]],
+        "10.0.0.9.in-addr.arpa PTR": ["dc1.corp.example"],
+      },
+      { "dc1.corp.example": ["10.0.0.7"], "mx.corp.example": ["192.168.0.2"], "edge.example": ["93.184.216.34"], "internal.example": ["10.1.1.1"] },
+    );
+    const ask = (args: unknown[], allow: string[] = []) => sandboxDns(args, allow, client).then((v) => v, (e: NodeJS.ErrnoException) => e.code);
+    assert.equal(await ask(["resolve", "_ldap._tcp.corp.example", "SRV"]), "EADDRNOTALLOWED");
+    assert.equal(await ask(["resolve", "alias.example", "CNAME"]), "EADDRNOTALLOWED");
+    assert.equal(await ask(["resolve", "mail.example", "MX"]), "EADDRNOTALLOWED");
+    assert.equal(await ask(["resolve", "internal.example", "TXT"]), "EADDRNOTALLOWED");
+    assert.equal(await ask(["resolve", "10.0.0.9.in-addr.arpa", "PTR"]), "EADDRNOTALLOWED");
+    assert.deepEqual(await ask(["resolve", "www.example", "CNAME"]), ["edge.example"]);
+    assert.deepEqual(await ask(["resolve", "info.example", "TXT"]), [["hello"]]);
+    assert.deepEqual(await ask(["resolve", "_ldap._tcp.corp.example", "SRV"], ["dc1.corp.example:389"]), [{ name: "dc1.corp.example", port: 389, priority: 0, weight: 0 }]);
+    assert.deepEqual(await ask(["reverse", "10.0.0.9"], ["10.0.0.9:22"]), ["host.example"]);
+    assert.deepEqual(await ask(["reverse", "93.184.216.34"]), ["host.example"]);
+  });
+});
+
+describe("addresses of both families", () => {
+  it("an allowed name whose first address has no server connects through the next one, every one checked", async () => {
+    const both = async () => [{ address: "::1", family: 6 }, { address: "127.0.0.1", family: 4 }];
+    const target = await socketTarget("db.internal", echo.port, [`db.internal:${echo.port}`], both);
+    assert.deepEqual(target.addresses.map((a) => a.address), ["::1", "127.0.0.1"]);
+    const socket = openSocket(target);
+    try {
+      await new Promise<void>((resolve, reject) => socket.once("connect", () => resolve()).once("error", reject));
+      assert.equal(socket.remoteAddress, "127.0.0.1");
+    } finally {
+      socket.destroy();
+    }
+    await assert.rejects(socketTarget("db.internal", echo.port, [], both), { code: "EADDRNOTALLOWED" });
+    const mixed = async () => [{ address: "93.184.216.34", family: 4 }, { address: "10.0.0.1", family: 4 }];
+    await assert.rejects(socketTarget("mixed.example", 443, [], mixed), { code: "EADDRNOTALLOWED" }, "a private address anywhere in the answer refuses the name");
   });
 });

@@ -33,7 +33,6 @@ export function polyfillPackageDirs(): string[] {
 
 const POLYFILLS: Record<string, string> = {
   assert: "assert/",
-  buffer: "buffer/",
   events: "events/",
   os: "os-browserify/browser.js",
   path: "path-browserify",
@@ -47,6 +46,8 @@ const POLYFILLS: Record<string, string> = {
 };
 
 const BRIDGES: Record<string, string> = {
+  // the buffer package, with Node's constants beside it
+  buffer: "buffer.js",
   crypto: "crypto.js",
   http: "http-module.js",
   https: "https-module.js",

@@ -3,6 +3,8 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual, type BinaryToTextEncoding } from "node:crypto";
 import { bufferSource } from "./buffer-source.ts";
 import { webStreamsSource } from "./web-streams-source.ts";
+import { cryptoOp } from "./crypto-keys.ts";
+import { streamCipher } from "./crypto-stream.ts";
 
 type Op = (...args: unknown[]) => unknown;
 
@@ -77,6 +79,8 @@ export const HOST_OPS: Record<string, Op> = {
     }
     return new Uint8Array(randomBytes(n as number));
   },
+  // node:crypto's keys, signatures and key agreement (node/crypto-keys.js, crypto-dh.js)
+  cryptoOp: (op, ...args) => (op === "stream" ? streamCipher(args[0], args[1], args[2], args[3], args[4]) : cryptoOp(op, args)),
   timingSafeEqual: (a, b) => timingSafeEqual(bytes(a, "a"), bytes(b, "b")),
   // the Buffer global's package, the first time a context touches Buffer (isolate/node-globals.js)
   bufferSource: () => bufferSource(),

@@ -1,8 +1,18 @@
 // node:crypto inside the sandbox, for bundled components and packages: the provided "crypto"
 // module (hashes and HMACs computed by the runner), plus what packages expect of Node's on top of
-// it, built on the sandbox's crypto.getRandomValues. Bundled into a component, never run by the host.
+// it: randomness from the sandbox's crypto.getRandomValues; ciphers, keys, signatures and key
+// agreement from the runner's node:crypto (crypto-ciphers.js, crypto-keys.js, crypto-dh.js; what
+// SSH clients need). Bundled into a component, never run by the host.
 import * as provided from "crypto";
 import { Buffer } from "buffer";
+import { cryptoOp } from "tributary:sockets";
+import { Cipheriv, Decipheriv, createCipheriv, createDecipheriv, getCiphers } from "./crypto-ciphers.js";
+import { KeyObject, Sign, Verify, createPrivateKey, createPublicKey, createSecretKey, createSign, createVerify, diffieHellman, generateKeyPair, generateKeyPairSync, sign, verify } from "./crypto-keys.js";
+import { DiffieHellman, DiffieHellmanGroup, ECDH, createDiffieHellman, createDiffieHellmanGroup, createECDH, getCurves, getDiffieHellman } from "./crypto-dh.js";
+
+export { Cipheriv, Decipheriv, createCipheriv, createDecipheriv, getCiphers };
+export { KeyObject, Sign, Verify, createPrivateKey, createPublicKey, createSecretKey, createSign, createVerify, diffieHellman, generateKeyPair, generateKeyPairSync, sign, verify };
+export { DiffieHellman, DiffieHellmanGroup, ECDH, createDiffieHellman, createDiffieHellmanGroup, createECDH, getCurves, getDiffieHellman };
 
 const base = provided.default ?? provided;
 
@@ -74,6 +84,12 @@ export const createHmac = (alg, key) => wrapDigest(base.createHmac(alg, key));
 export const randomUUID = () => base.randomUUID();
 export const getRandomValues = (a) => globalThis.crypto.getRandomValues(a);
 export const webcrypto = { getRandomValues, randomUUID };
-export const getHashes = () => ["md5", "sha1", "sha224", "sha256", "sha384", "sha512"];
+let hashes;
+export const getHashes = () => [...(hashes ??= cryptoOp("list", "hashes"))];
 
-export default { createHash, createHmac, randomBytes, randomFill, randomFillSync, randomInt, randomUUID, timingSafeEqual, webcrypto, getRandomValues, getHashes };
+export default {
+  createHash, createHmac, randomBytes, randomFill, randomFillSync, randomInt, randomUUID, timingSafeEqual, webcrypto, getRandomValues, getHashes,
+  Cipheriv, Decipheriv, createCipheriv, createDecipheriv, getCiphers,
+  KeyObject, Sign, Verify, createPrivateKey, createPublicKey, createSecretKey, createSign, createVerify, diffieHellman, generateKeyPair, generateKeyPairSync, sign, verify,
+  DiffieHellman, DiffieHellmanGroup, ECDH, createDiffieHellman, createDiffieHellmanGroup, createECDH, getCurves, getDiffieHellman,
+};
