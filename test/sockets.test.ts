@@ -1,6 +1,6 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type Server, type Socket } from "node:net";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer, TLSSocket } from "node:tls";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -241,7 +241,27 @@ function fakePostgres(pair: { key: string; cert: string }): Server {
   });
 }
 
-async function startTls(pair: { key: string; cert: string }): Promise<{ direct: Server; starttls: Server; directPort: number; starttlsPort: number; pg: Server; pgPort: number }> {
+/**
+ * The local PostgreSQL (SSL off) as one with SSL on: the SSLRequest answered "S", TLS ended here,
+ * the rest passed through. Pipedream's PostgreSQL app always asks for TLS.
+ */
+function tlsPostgres(pair: { key: string; cert: string }): Server {
+  return createServer((plain) => {
+    plain.on("error", () => {});
+    plain.once("data", (d) => {
+      if (d.length !== 8 || d.readUInt32BE(4) !== 80877103) return plain.destroy();
+      plain.write("S");
+      const secure = new TLSSocket(plain, { isServer: true, ...pair });
+      const upstream = createConnection(5432, "127.0.0.1");
+      for (const s of [secure, upstream]) s.on("error", () => {});
+      secure.pipe(upstream).pipe(secure);
+      upstream.on("close", () => secure.destroy());
+      secure.on("close", () => upstream.destroy());
+    });
+  });
+}
+
+async function startTls(pair: { key: string; cert: string }): Promise<{ direct: Server; starttls: Server; directPort: number; starttlsPort: number; pg: Server; pgPort: number; realPg: Server; realPgPort: number }> {
   const direct = createTlsServer(pair, (s) => s.on("error", () => {}).pipe(s));
   const starttls = createServer((plain) => {
     plain.on("error", () => {});
@@ -254,9 +274,10 @@ async function startTls(pair: { key: string; cert: string }): Promise<{ direct: 
     });
   });
   const pg = fakePostgres(pair);
-  for (const server of [direct, starttls, pg]) await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const realPg = tlsPostgres(pair);
+  for (const server of [direct, starttls, pg, realPg]) await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (s: Server) => (s.address() as { port: number }).port;
-  return { direct, starttls, directPort: port(direct), starttlsPort: port(starttls), pg, pgPort: port(pg) };
+  return { direct, starttls, directPort: port(direct), starttlsPort: port(starttls), pg, pgPort: port(pg), realPg, realPgPort: port(realPg) };
 }
 
 /** A STARTTLS server that answers "OK" and never speaks TLS; it keeps its sockets to reset them and watch them close. */
@@ -306,14 +327,14 @@ before(async () => {
   files = await serveFiles(PG_FILES);
   sink = await startSink();
   echo = await startSink(true);
-  const allow = [registry.hostPort, files.hostPort, "127.0.0.1:5432", "127.0.0.1:3306", `127.0.0.1:${sink.port}`, `127.0.0.1:${echo.port}`, `127.0.0.1:${tls.directPort}`, `127.0.0.1:${tls.starttlsPort}`, `127.0.0.1:${tls.pgPort}`, `127.0.0.1:${holder.port}`];
+  const allow = [registry.hostPort, files.hostPort, "127.0.0.1:5432", "127.0.0.1:3306", `127.0.0.1:${sink.port}`, `127.0.0.1:${echo.port}`, `127.0.0.1:${tls.directPort}`, `127.0.0.1:${tls.starttlsPort}`, `127.0.0.1:${tls.pgPort}`, `127.0.0.1:${tls.realPgPort}`, `127.0.0.1:${holder.port}`];
   t = await startApp({ TRIBUTARY_NPM_REGISTRY: registry.url, TRIBUTARY_FETCH_ALLOW: allow.join(",") });
 });
 after(async () => {
   await t.close();
   await registry.close();
   await files.close();
-  for (const s of [sink.server, echo.server, tls.direct, tls.starttls, tls.pg, holder.server]) await new Promise((r) => s.close(r));
+  for (const s of [sink.server, echo.server, tls.direct, tls.starttls, tls.pg, tls.realPg, holder.server]) await new Promise((r) => s.close(r));
 });
 
 /** Saves `code` as a source, runs it once and returns its first event (or fails with its error). */
@@ -585,6 +606,21 @@ describe("tls", () => {
         this.$emit(await client.connect().then(() => "connected", (e) => e.message));
       } };`, { ca: pair.cert });
     assert.equal(event, "startup came over TLSv1.3");
+  });
+
+  it("pg with ssl against a real PostgreSQL: connect, query and end() all finish (the plain socket closes with the TLS one)", async (ctx) => {
+    const admin = new pg.Client({ host: "127.0.0.1", port: 5432, user: "root", database: "test" });
+    if (!(await reachable(() => admin.connect()))) return ctx.skip("PostgreSQL is not reachable on 127.0.0.1:5432");
+    await admin.end();
+    const { event } = await runOnce(`import pg from "pg";
+      export default { props: { ca: { type: "string" } }, async run() {
+        const client = new pg.Client({ host: "127.0.0.1", port: ${tls.realPgPort}, user: "root", database: "test", ssl: { ca: this.ca } });
+        await client.connect();
+        const { rows } = await client.query("select 6 * 7 as answer, current_setting('server_version_num')::int > 0 as real");
+        await client.end();
+        this.$emit({ ...rows[0], ended: true });
+      } };`, { ca: pair.cert });
+    assert.deepEqual(event, { answer: 42, real: true, ended: true });
   });
 
   it("an upgrade refused at once (bad ciphers, a malformed key) closes the plain socket; a reset after it doesn't kill the runner", async () => {

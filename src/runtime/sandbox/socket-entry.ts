@@ -44,10 +44,26 @@ export class SocketEntry {
     this.parent?.destroy();
   }
 
+  /** the listeners listen() added, for detach() */
+  #listeners: [event: string, fn: (...args: any[]) => void][] = [];
+
+  /**
+   * Stops handing what arrives to reads (a plain socket whose bytes are TLS's now). Only our own
+   * listeners go: the TLS socket made over it listens to it too, and must go on hearing its end.
+   */
+  detach(): void {
+    for (const [event, fn] of this.#listeners) this.socket.off(event, fn);
+    this.#listeners = [];
+  }
+
   /** Starts handing what arrives to reads; `count` refuses bytes past the invocation's cap (throws). */
   listen(count: (bytes: number) => void): void {
     const s = this.socket;
-    s.on("data", (chunk: Buffer) => {
+    const on = (event: string, fn: (...args: any[]) => void) => {
+      s.on(event, fn);
+      this.#listeners.push([event, fn]);
+    };
+    on("data", (chunk: Buffer) => {
       try {
         count(chunk.byteLength);
       } catch (e) {
@@ -64,8 +80,8 @@ export class SocketEntry {
       this.#ended = true;
       this.#answer();
     };
-    s.on("end", ended);
-    s.on("close", ended);
+    on("end", ended);
+    on("close", ended);
   }
 
   read(): Promise<ReadAnswer> {

@@ -152,8 +152,9 @@ export class InvocationSockets {
       throw e;
     }
     this.#entries.delete(id);
-    // its bytes are TLS's now; its 'error' listener stays (SocketEntry), and it goes with the new one
-    for (const event of ["data", "end", "close"]) socket.removeAllListeners(event);
+    // its bytes are TLS's now; its 'error' listener stays (SocketEntry), and it goes with the new
+    // one. Only our listeners are removed: the TLS socket's own on it carry the end of the stream.
+    plain.detach();
     return this.#opening(new SocketEntry(secure, socket), "secureConnect");
   }
 

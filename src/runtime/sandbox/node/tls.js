@@ -77,8 +77,12 @@ export class TLSSocket extends Socket {
     if (socket instanceof Socket) this._upgrade(socket, options.host ?? socket.remoteAddress ?? "localhost");
   }
 
-  /** STARTTLS: the plain socket's bytes go through TLS from now on; it goes quiet, as Node's does */
+  /**
+   * STARTTLS: the plain socket's bytes go through TLS from now on; it goes quiet, as Node's does,
+   * and closes when the TLS socket does (pg waits for the plain socket's 'close' to end a client)
+   */
   _upgrade(plain, host) {
+    this.once("close", () => plain.destroy());
     const go = () => {
       const id = plain._handleId;
       plain._handleId = undefined;
