@@ -307,7 +307,10 @@ describe("durable workflow runs", () => {
       return list.length === 4 && list.every((r) => r.status === "succeeded") ? list : undefined;
     }, 15_000, "four runs to end");
     const starts = (await Promise.all(runs.map((r: any) => getRun(user, r.id)))).map((r) => r.steps[0].started_at_ms).sort((a, b) => a - b);
-    assert.ok(starts[2] - starts[0] >= 900, `the third run started ${starts[2] - starts[0]} ms after the first`);
+    // The gate lets the third run start 1 s after it let the first one; a step's start trails its
+    // grant by the runner's latency, which for the first run (a cold context) can be a few hundred
+    // ms on a loaded machine. Without the limit all four start within tens of ms.
+    assert.ok(starts[2] - starts[0] >= 500, `the third run started ${starts[2] - starts[0]} ms after the first`);
   });
 
   it("bad $.flow arguments fail the step with a clear error", async () => {
