@@ -5,8 +5,8 @@ import { browserSkip, go, openDashboard, SHOTS, type Dashboard } from "./browser
 import { startApp, waitFor, type TestApp } from "./helpers.ts";
 
 // The deploy form's dynamic props in headless Chromium (integrations §2): a prop's options loaded
-// from its options() when the list opens, searched on the server, "Load more" while a context
-// comes back, and new fields when a reloadProps prop changes. The source made is checked through
+// from its options() when the list opens, searched on the server, "Load more" (the open list's
+// last entry) while a context comes back, and new fields when a reloadProps prop changes. The source made is checked through
 // the API. Screenshots under test-output/screenshots/dynamic-props-*.png.
 
 const FRUITS = ["apple", "apricot", "avocado", "banana", "blackberry", "blueberry", "cherry", "date", "fig", "grape", "kiwi", "lemon"];
@@ -59,20 +59,30 @@ describe("dashboard: dynamic props", { skip: browserSkip }, () => {
     const form = page.getByTestId("deploy-form");
     await form.waitFor();
     const fruit = form.getByLabel("Fruit");
-    // the open list's options (the Mode select's own <option>s are not in a listbox)
-    const options = page.getByRole("listbox").getByRole("option");
+    // the open list's options (the Mode select's own <option>s are not in a listbox), and its "Load more" entry
+    const listbox = page.getByRole("listbox");
+    const options = listbox.locator('[role="option"]:not([data-load-more])');
+    const loadMore = listbox.locator("[data-load-more]");
 
     await fruit.click();
     await options.filter({ hasText: /^apple$/ }).waitFor();
     assert.deepEqual(await options.allTextContents(), FRUITS.slice(0, 5));
+    assert.match(await loadMore.innerText(), /Load more\s+\(5 loaded\)/);
     await shot("listed");
 
-    await page.keyboard.press("Escape");
-    await form.getByRole("button", { name: "Load more" }).click();
-    await form.getByText("10 loaded").waitFor();
-    await fruit.click();
+    // "Load more" is the list's last entry: clicked while the list is open, which stays open
+    await loadMore.click();
     await waitFor(async () => (await options.count()) === 10, 10_000, "the second page");
     assert.deepEqual(await options.allTextContents(), FRUITS.slice(0, 10));
+    assert.ok(await listbox.isVisible(), "the list stayed open");
+    await loadMore.getByText("(10 loaded)").waitFor();
+    await shot("more");
+    // by keyboard too: the last page, and no "Load more" after it
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Enter");
+    await waitFor(async () => (await options.count()) === FRUITS.length, 10_000, "the last page");
+    assert.equal(await loadMore.count(), 0);
+    await page.keyboard.press("Escape");
 
     await fruit.click();
     await fruit.fill("blue");

@@ -6,8 +6,8 @@ import { messageOf, propErrors } from "../api-error.ts";
 import { navigate } from "../router.ts";
 import { ErrorAlert } from "../error-alert.tsx";
 import { PropsForm } from "./props-form.tsx";
-import { collect, initialValues, type FormValue, type PropDef } from "./prop-types.ts";
-import { useReloadedProps } from "./use-reloaded-props.ts";
+import { collect, type PropDef } from "./prop-types.ts";
+import { usePropsState } from "./use-reloaded-props.ts";
 
 export interface Picked {
   id: string;
@@ -20,12 +20,11 @@ export interface Picked {
 export function DeployForm({ component }: { component: Picked }) {
   const { api } = useSession();
   const [name, setName] = useState("");
-  const [values, setValues] = useState<Record<string, FormValue>>(() => initialValues(component.configurable_props));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   // a component with reloadProps props: its props as its configuration so far makes them
-  const { props, error: reloadError } = useReloadedProps(component.id, component.configurable_props, values);
+  const { props, values, setValue, reloadError } = usePropsState(component.id, component.configurable_props);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -53,7 +52,7 @@ export function DeployForm({ component }: { component: Picked }) {
         </Text>
       </div>
       <TextInput label="Source name" description="Optional: defaults to the component's name." value={name} onChange={(e) => setName(e.currentTarget.value)} data-prop="name" />
-      <PropsForm props={props} values={values} onChange={(n, v) => setValues((old) => ({ ...old, [n]: v }))} errors={errors} componentId={component.id} />
+      <PropsForm props={props} values={values} onChange={setValue} errors={errors} componentId={component.id} />
       <ErrorAlert error={reloadError} title="The props could not be reloaded" />
       <ErrorAlert error={error} title="Not deployed" />
       <Group>

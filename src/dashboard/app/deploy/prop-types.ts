@@ -37,9 +37,8 @@ export type FormValue = string | boolean;
 /** Text holding a `{{ … }}` expression (as the API tells one). */
 export const hasExpression = (v: unknown): v is string => typeof v === "string" && /\{\{[\s\S]*?\}\}/.test(v);
 
-/** Props the API takes an expression for: typed in as text, never a reference or a secret. */
-export const takesExpression = (p: PropDef): boolean =>
-  !p.secret && !["app", "data_store", "boolean", "$.interface.timer"].includes(p.type) && !(Array.isArray(p.options) && p.options.length > 0);
+/** Props the API takes an expression for: typed in as text (or chosen from its options), never a reference or a secret. */
+export const takesExpression = (p: PropDef): boolean => !p.secret && !["app", "data_store", "boolean", "$.interface.timer"].includes(p.type);
 
 export interface TimerValue {
   mode: "interval" | "cron";
@@ -131,3 +130,9 @@ export function collect(props: PropDef[], values: Record<string, FormValue>, exp
 
 export const initialValues = (props: PropDef[], configured: Record<string, unknown> = {}, expressions = false): Record<string, FormValue> =>
   Object.fromEntries(props.filter((p) => !SERVER_FILLED.has(p.type)).map((p) => [p.name, initialValue(p, configured[p.name], expressions)]));
+
+/** The values a component's own code is asked with (options(), additionalProps()): what can be read, expressions left out (they are only known in a run). */
+export function askable(props: PropDef[], values: Record<string, FormValue>): Record<string, unknown> {
+  const { configured } = collect(props, values);
+  return Object.fromEntries(Object.entries(configured).filter(([, v]) => !hasExpression(v)));
+}

@@ -1,11 +1,14 @@
-import { Alert, Group, NativeSelect, PasswordInput, SegmentedControl, Stack, Switch, Text, TextInput, Textarea } from "@mantine/core";
-import { SERVER_FILLED, collect, isNote, takesExpression, type FormValue, type PropDef, type TimerValue } from "./prop-types.ts";
+import { Alert, NativeSelect, PasswordInput, Stack, Switch, Text, TextInput, Textarea } from "@mantine/core";
+import { SERVER_FILLED, askable, isNote, takesExpression, type FormValue, type PropDef } from "./prop-types.ts";
 import { AccountSelect, DataStoreSelect } from "./ref-selects.tsx";
 import { RemoteSelect } from "./remote-select.tsx";
+import { TimerInput } from "./timer-input.tsx";
+import { ExpressionOr } from "./expression-or.tsx";
 
 // Inputs for a component's configurable props, one per prop by its type. `errors` are the API's
 // field problems (configured_props.<name>), shown under their input. A workflow step's props
-// (`expressions`) also take `{{ steps.<name>.$return_value }}`: those inputs are free text.
+// (`expressions`) also take `{{ steps.<name>.$return_value }}`: those inputs are free text, or
+// for a prop with options, the options' select with a switch to type an expression instead.
 
 interface Props {
   props: PropDef[];
@@ -34,7 +37,7 @@ export function PropsForm({ props, values, onChange, errors, expressions, keptSe
   // options usually come from the app's API: asked once its account is chosen
   const unchosen = props.find((p) => p.type === "app" && !p.optional && !values[p.name]);
   const remote: Remote | undefined = componentId
-    ? { componentId, configured: collect(props, values, expressions).configured, ...(unchosen ? { waiting: `Choose the ${unchosen.label ?? unchosen.name} account first.` } : {}) }
+    ? { componentId, configured: askable(props, values), ...(unchosen ? { waiting: `Choose the ${unchosen.label ?? unchosen.name} account first.` } : {}) }
     : undefined;
   return (
     <Stack gap="sm" data-testid="props-form">
@@ -93,17 +96,19 @@ function PropInput({ prop: p, value, onChange, error, expressions, kept, remote 
   if (p.type === "app") return <AccountSelect {...common} app={p.app ?? ""} value={text} onChange={onChange} />;
   if (p.type === "data_store") return <DataStoreSelect {...common} value={text} onChange={onChange} />;
   if (p.type === "$.interface.timer") return <TimerInput {...common} value={text} onChange={onChange} />;
-  if (p.remoteOptions && remote && !expressions) {
-    const { [p.name]: _self, ...others } = remote.configured;
-    return <RemoteSelect {...common} componentId={remote.componentId} prop={p} configured={others} waiting={remote.waiting} value={text} onChange={onChange} />;
-  }
-  if (Array.isArray(p.options) && p.options.length > 0) {
-    const data = p.options.map((o) => {
-      const opt = o as { label?: string; value?: unknown };
-      return typeof o === "object" && o !== null ? { label: String(opt.label ?? opt.value), value: String(opt.value) } : { label: String(o), value: String(o) };
-    });
-    return <NativeSelect {...common} data={[{ label: "—", value: "" }, ...data]} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
-  }
+  const mono = { input: { fontFamily: "var(--mantine-font-family-monospace)" } };
+  const typed = () => {
+    const hint = p.type === "integer" ? `A whole number, or ${EXPRESSION_HINT}` : EXPRESSION_HINT;
+    return <TextInput {...common} description={[common.description, hint].filter(Boolean).join(" · ")} styles={mono} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
+  };
+  const select = optionsSelect(p, common, text, onChange, remote);
+  if (select && !expressions) return select;
+  if (select)
+    return (
+      <ExpressionOr name={p.name} value={text} onChange={onChange} text={typed()}>
+        {select}
+      </ExpressionOr>
+    );
   if (p.type === "string" && p.secret)
     return (
       <PasswordInput
@@ -113,11 +118,7 @@ function PropInput({ prop: p, value, onChange, error, expressions, kept, remote 
         placeholder={kept ? "stored: leave empty to keep it" : "secret: stored encrypted, never shown again"}
       />
     );
-  const mono = { input: { fontFamily: "var(--mantine-font-family-monospace)" } };
-  if (expressions && (p.type === "string" || p.type === "integer")) {
-    const hint = p.type === "string" ? EXPRESSION_HINT : `A whole number, or ${EXPRESSION_HINT}`;
-    return <TextInput {...common} description={[common.description, hint].filter(Boolean).join(" · ")} styles={mono} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
-  }
+  if (expressions && (p.type === "string" || p.type === "integer")) return typed();
   if (p.type === "string") return <TextInput {...common} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
   if (p.type === "integer")
     return <TextInput {...common} type="number" min={p.min} max={p.max} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
@@ -125,24 +126,18 @@ function PropInput({ prop: p, value, onChange, error, expressions, kept, remote 
   return <Textarea {...common} description={[common.description, hint].filter(Boolean).join(" · ")} autosize minRows={2} styles={mono} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
 }
 
-function TimerInput({ value, onChange, ...common }: { value: string; onChange: (v: FormValue) => void; label: string; description: string; error?: string }) {
-  const t: TimerValue = value ? (JSON.parse(value) as TimerValue) : { mode: "interval", seconds: "60", cron: "" };
-  const set = (patch: Partial<TimerValue>) => onChange(JSON.stringify({ ...t, ...patch }));
-  return (
-    <Stack gap={4}>
-      <Text size="sm" fw={500}>
-        {common.label}
-      </Text>
-      {common.description && <Text size="xs" c="dimmed">{common.description}</Text>}
-      <Group gap="sm" align="flex-start">
-        <SegmentedControl size="xs" value={t.mode} onChange={(m) => set({ mode: m as TimerValue["mode"] })} data={[{ label: "Every N seconds", value: "interval" }, { label: "Cron (UTC)", value: "cron" }]} />
-        {t.mode === "interval" ? (
-          <TextInput size="xs" type="number" min={1} value={t.seconds} onChange={(e) => set({ seconds: e.currentTarget.value })} aria-label="seconds" rightSection={<Text size="xs">s</Text>} w={140} />
-        ) : (
-          <TextInput size="xs" value={t.cron} onChange={(e) => set({ cron: e.currentTarget.value })} placeholder="*/5 * * * *" aria-label="cron" w={180} ff="monospace" />
-        )}
-      </Group>
-      {common.error && <Text size="xs" c="red">{common.error}</Text>}
-    </Stack>
-  );
+type Common = { label: string; description: string; required: boolean; error?: string; "data-prop": string };
+
+/** The select of a prop with options: its own (static), or loaded from options() (when the form knows its component). */
+function optionsSelect(p: PropDef, common: Common, text: string, onChange: (v: FormValue) => void, remote?: Remote) {
+  if (p.remoteOptions && remote) {
+    const { [p.name]: _self, ...others } = remote.configured;
+    return <RemoteSelect {...common} componentId={remote.componentId} prop={p} configured={others} waiting={remote.waiting} value={text} onChange={onChange} />;
+  }
+  if (!Array.isArray(p.options) || p.options.length === 0) return undefined;
+  const data = p.options.map((o) => {
+    const opt = o as { label?: string; value?: unknown };
+    return typeof o === "object" && o !== null ? { label: String(opt.label ?? opt.value), value: String(opt.value) } : { label: String(o), value: String(o) };
+  });
+  return <NativeSelect {...common} data={[{ label: "—", value: "" }, ...data]} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
 }

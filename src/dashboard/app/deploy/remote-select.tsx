@@ -1,12 +1,14 @@
-import { useEffect, useRef, useState } from "react";
-import { Button, Group, Select, Text, type OptionsFilter } from "@mantine/core";
-import { useSession } from "../session-context.ts";
-import { loadOptions, optionText, type Option } from "./props-api.ts";
+import { useRef, useState } from "react";
+import { Combobox, InputBase, ScrollArea, Text, useCombobox } from "@mantine/core";
+import { optionText } from "./props-api.ts";
 import type { FormValue, PropDef } from "./prop-types.ts";
+import { useRemoteOptions } from "./use-remote-options.ts";
 
 // A prop whose options come from its component's options() (integrations §2): asked when the
 // list opens, again when the props it may depend on change, searched on the server when the prop
-// takes a query (else in the list), and "Load more" while the API gives a context back.
+// takes a query (else in the list), and a "Load more" entry at the foot of the open list (under
+// its scrolled options, an option for the keyboard too) while the API gives a context back: the
+// list stays open, the next page added above it.
 
 interface Props {
   componentId: string;
@@ -23,94 +25,93 @@ interface Props {
   required: boolean;
 }
 
-const SEARCH_DELAY_MS = 250;
-/** searched by the server: the list shows what it answered */
-const asAnswered: OptionsFilter = ({ options }) => options;
+/** the "Load more" entry's value: the options' are their index in the list */
+const MORE = -1;
 
 export function RemoteSelect({ componentId, prop, configured, waiting, value, onChange, ...common }: Props) {
-  const { fetch } = useSession();
-  const [options, setOptions] = useState<Option[]>([]);
-  const [context, setContext] = useState<Record<string, unknown>>();
-  const [loading, setLoading] = useState(false);
-  const [failed, setFailed] = useState<string>();
-  const [search, setSearch] = useState("");
-  const [query, setQuery] = useState("");
-  const configuredKey = JSON.stringify(configured);
-  /** the inputs the list shown was loaded for; another list is asked when they change */
-  const loadedFor = useRef<string | undefined>(undefined);
-  const generation = useRef(0);
-
-  const load = async (more: boolean) => {
-    const mine = ++generation.current;
-    setLoading(true);
-    try {
-      const page = await loadOptions(fetch, componentId, prop.name, {
-        configured_props: configured,
-        ...(prop.useQuery && query ? { query } : {}),
-        ...(more && context ? { prev_context: context } : {}),
-      });
-      if (mine !== generation.current) return;
-      setOptions((old) => (more ? [...old, ...page.options] : page.options));
-      setContext(page.context);
-      setFailed(undefined);
-    } catch (e) {
-      if (mine === generation.current) setFailed((e as Error).message);
-    } finally {
-      if (mine === generation.current) setLoading(false);
-    }
-  };
-
-  const wanted = `${configuredKey}\n${prop.useQuery ? query : ""}`;
-  const open = () => {
-    if (!waiting && loadedFor.current !== wanted) {
-      loadedFor.current = wanted;
-      void load(false);
-    }
-  };
-  // a new search (server side), or other props changed while the list was loaded: ask again
-  useEffect(() => {
-    if (loadedFor.current === undefined || loadedFor.current === wanted || waiting) return;
-    const timer = setTimeout(open, SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [wanted, waiting]);
+  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  const opened = combobox.dropdownOpened;
+  /** what is typed in the box; null while it shows the chosen option */
+  const [typed, setTyped] = useState<string | null>(null);
+  const remote = useRemoteOptions(componentId, prop, configured, typed ?? "", opened, waiting !== undefined);
+  // labels of options chosen before: the box shows one when its list is another (another search)
+  const labels = useRef(new Map<string, string>());
 
   const seen = new Set<string>();
-  const data = [...options.map((o) => ({ label: o.label, value: optionText(o.value) })), ...(value ? [{ label: value, value }] : [])].filter((o) => !seen.has(o.value) && seen.add(o.value));
-  const chosenLabel = data.find((o) => o.value === value)?.label;
+  const data = remote.options.map((o) => ({ label: o.label, value: optionText(o.value) })).filter((o) => !seen.has(o.value) && seen.add(o.value));
+  for (const o of data) if (o.value === value) labels.current.set(o.value, o.label);
+  const chosenLabel = value ? (labels.current.get(value) ?? value) : "";
+  // searched by the server: the list is what it answered; else the list is searched here
+  const needle = !prop.useQuery && typed ? typed.toLowerCase() : "";
+  const shown = data.map((o, i) => ({ ...o, i })).filter((o) => !needle || o.label.toLowerCase().includes(needle));
+
+  const submit = (v: string | number) => {
+    if (v === MORE) {
+      // the list stays open; the entry marked by the keyboard would be another once the page is in
+      combobox.resetSelectedOption();
+      return remote.more();
+    }
+    const o = data[Number(v)];
+    if (!o) return;
+    onChange(o.value);
+    setTyped(null);
+    combobox.closeDropdown();
+  };
+  const status = remote.loading && data.length === 0 ? "Loading…" : remote.failed ? "Could not load the options" : "No options";
+
   return (
     <div data-remote-options={prop.name}>
-      <Select
-        {...common}
-        description={waiting ?? common.description}
-        disabled={waiting !== undefined}
-        placeholder={loading ? "Loading…" : "Choose or search"}
-        data={data}
-        value={value || null}
-        onChange={(v) => onChange(v ?? "")}
-        onDropdownOpen={open}
-        searchable
-        searchValue={search}
-        onSearchChange={(s) => {
-          setSearch(s);
-          // the search box shows the chosen option's label: that is no search
-          if (prop.useQuery && s !== chosenLabel) setQuery(s);
-        }}
-        {...(prop.useQuery ? { filter: asAnswered } : {})}
-        nothingFoundMessage={loading ? "Loading…" : failed ? "Could not load the options" : "No options"}
-        clearable={!common.required}
-        comboboxProps={{ withinPortal: true }}
-        error={common.error ?? failed}
-      />
-      {context && (
-        <Group gap="xs" mt={4}>
-          <Button size="compact-xs" variant="light" loading={loading} onClick={() => void load(true)}>
-            Load more
-          </Button>
-          <Text size="xs" c="dimmed">
-            {options.length} loaded
-          </Text>
-        </Group>
-      )}
+      <Combobox store={combobox} onOptionSubmit={submit} withinPortal>
+        <Combobox.Target>
+          <InputBase
+            {...common}
+            description={waiting ?? common.description}
+            error={common.error ?? remote.failed}
+            disabled={waiting !== undefined}
+            placeholder={remote.loading ? "Loading…" : "Choose or search"}
+            value={typed ?? chosenLabel}
+            onChange={(e) => {
+              setTyped(e.currentTarget.value);
+              combobox.openDropdown();
+              combobox.resetSelectedOption();
+            }}
+            onClick={() => combobox.openDropdown()}
+            onFocus={() => combobox.openDropdown()}
+            onBlur={() => {
+              combobox.closeDropdown();
+              setTyped(null);
+            }}
+            rightSection={
+              value && !common.required ? <Combobox.ClearButton onClear={() => onChange("")} aria-label={`Clear ${common.label}`} /> : <Combobox.Chevron />
+            }
+            rightSectionPointerEvents={value && !common.required ? "all" : "none"}
+            autoComplete="off"
+          />
+        </Combobox.Target>
+        <Combobox.Dropdown>
+          <Combobox.Options>
+            <ScrollArea.Autosize mah={260} type="scroll">
+              {shown.map((o) => (
+                <Combobox.Option key={o.value} value={o.i} active={o.value === value} aria-selected={o.value === value}>
+                  {o.label}
+                </Combobox.Option>
+              ))}
+              {shown.length === 0 && <Combobox.Empty>{status}</Combobox.Empty>}
+            </ScrollArea.Autosize>
+            {/* under the scrolled list, so always in sight while it is open */}
+            {remote.hasMore && (
+              <Combobox.Option value={MORE} disabled={remote.loading} data-load-more style={{ borderTop: "1px solid var(--mantine-color-default-border)" }}>
+                <Text size="sm" c="indigo" fw={500} span>
+                  {remote.loading ? "Loading…" : "Load more"}
+                </Text>{" "}
+                <Text size="xs" c="dimmed" span>
+                  ({data.length} loaded)
+                </Text>
+              </Combobox.Option>
+            )}
+          </Combobox.Options>
+        </Combobox.Dropdown>
+      </Combobox>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
 import { Button, Group, Paper, Skeleton, Stack } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
@@ -7,7 +7,8 @@ import { dataOf, messageOf, propErrors } from "../api-error.ts";
 import { toastFailed } from "../toasts.ts";
 import { ErrorAlert } from "../error-alert.tsx";
 import { PropsForm } from "../deploy/props-form.tsx";
-import { collect, initialValues, SERVER_FILLED, type FormValue, type PropDef } from "../deploy/prop-types.ts";
+import { collect, SERVER_FILLED, type PropDef } from "../deploy/prop-types.ts";
+import { usePropsState } from "../deploy/use-reloaded-props.ts";
 
 interface Source {
   id: string;
@@ -15,7 +16,14 @@ interface Source {
   configured_props: Record<string, unknown>;
 }
 
-/** Edits the configured props (PUT /v1/sources/{id}); secrets left empty keep their value. */
+/** a secret as GET shows a stored one */
+const MASK = "********";
+
+/**
+ * Edits the configured props (PUT /v1/sources/{id}), starting from the current ones: the same
+ * form as the deploy form's (options loaded from options(), props reloaded with reloadProps).
+ * Secrets show empty, and left empty keep their value.
+ */
 export function SourceProps({ source, onSaved }: { source: Source; onSaved: () => Promise<void> }) {
   const { api } = useSession();
   const component = useQuery(
@@ -24,12 +32,13 @@ export function SourceProps({ source, onSaved }: { source: Source; onSaved: () =
   );
   if (component.error) return <ErrorAlert error={component.error} title="Could not read the component" />;
   if (!component.data) return <Skeleton h={160} />;
-  return <PropsEditor key={source.id} source={source} props={component.data} onSaved={onSaved} />;
+  return <PropsEditor key={source.id} source={source} declared={component.data} onSaved={onSaved} />;
 }
 
-function PropsEditor({ source, props, onSaved }: { source: Source; props: PropDef[]; onSaved: () => Promise<void> }) {
+function PropsEditor({ source, declared, onSaved }: { source: Source; declared: PropDef[]; onSaved: () => Promise<void> }) {
   const { api } = useSession();
-  const [values, setValues] = useState<Record<string, FormValue>>(() => initialValues(props, source.configured_props));
+  const { props, values, setValue, reloadError } = usePropsState(source.component_id, declared, source.configured_props);
+  const kept = useMemo(() => new Set(Object.entries(source.configured_props).filter(([, v]) => v === MASK).map(([n]) => n)), [source.configured_props]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -40,7 +49,7 @@ function PropsEditor({ source, props, onSaved }: { source: Source; props: PropDe
     setErrors(local);
     if (Object.keys(local).length > 0) return;
     // a secret left empty is sent as it is stored (masked), which keeps it
-    for (const p of props) if (p.secret && configured[p.name] === undefined && source.configured_props[p.name] !== undefined) configured[p.name] = source.configured_props[p.name];
+    for (const p of props) if (p.secret && configured[p.name] === undefined && kept.has(p.name)) configured[p.name] = MASK;
     setBusy(true);
     const res = await api.PUT("/v1/sources/{id}", { params: { path: { id: source.id } }, body: { configured_props: configured } });
     setBusy(false);
@@ -55,8 +64,9 @@ function PropsEditor({ source, props, onSaved }: { source: Source; props: PropDe
 
   return (
     <Paper withBorder p="lg" maw={720}>
-      <Stack component="form" onSubmit={submit}>
-        <PropsForm props={props} values={values} onChange={(n, v) => setValues((old) => ({ ...old, [n]: v }))} errors={errors} />
+      <Stack component="form" onSubmit={submit} data-testid="source-props-form">
+        <PropsForm props={props} values={values} onChange={setValue} errors={errors} keptSecrets={kept} componentId={source.component_id} />
+        <ErrorAlert error={reloadError} title="The props could not be reloaded" />
         <ErrorAlert error={error} title="Not saved" />
         {props.some((p) => !SERVER_FILLED.has(p.type)) && (
           <Group>
