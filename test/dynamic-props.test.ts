@@ -330,6 +330,34 @@ describe("dynamic props", () => {
     assert.deepEqual(detailFields(back), ["configured_props.depth"]);
   });
 
+  it("source_id: a form editing a source asks with its stored values, its secrets too; another user's source is 404", async () => {
+    const code = `export default {
+      props: {
+        token: { type: "string", secret: true },
+        repo: { type: "string", async options() { return ["repo-for-" + this.token]; } },
+      },
+      async run() {},
+    };`;
+    const comp = await call("POST", "/v1/components", ada, { component_code: code });
+    assert.equal(comp.status, 200, comp.text);
+    const id = comp.body.data.id as string;
+    const src = await call("POST", "/v1/sources/", ada, { component_id: id, configured_props: { token: "s3cret", repo: "x" } });
+    assert.equal(src.status, 200, src.text);
+    assert.equal(src.body.data.configured_props.token, "********");
+    // the form holds the secret as shown: the stored one is what options() sees
+    const asked = await call("POST", `/v1/components/${id}/props/repo/options`, ada, { source_id: src.body.data.id, configured_props: { token: "********" } });
+    assert.equal(asked.status, 200, asked.text);
+    assert.deepEqual(labels(asked), ["repo-for-s3cret"]);
+    // a value typed in the form wins over the stored one
+    assert.deepEqual(labels(await call("POST", `/v1/components/${id}/props/repo/options`, ada, { source_id: src.body.data.id, configured_props: { token: "new" } })), ["repo-for-new"]);
+    const bobs = await call("POST", "/v1/sources/", bob, { component_code: code, configured_props: { token: "bob-secret", repo: "y" } });
+    assertErrorEnvelope(await call("POST", `/v1/components/${id}/props/repo/options`, ada, { source_id: bobs.body.data.id }), 404, "not_found");
+    const other = await call("POST", "/v1/sources/", ada, { component_code: "export default { props: {}, async run() {} };" });
+    assert.equal(other.status, 200, other.text);
+    assertErrorEnvelope(await call("POST", `/v1/components/${id}/props/repo/options`, ada, { source_id: other.body.data.id }), 400, "invalid_request");
+    assertErrorEnvelope(await call("POST", `/v1/components/${id}/props/repo/options`, ada, { source_id: 5 }), 400, "invalid_request");
+  });
+
   it("a workflow step's props are checked against the union too, for a saved component and for a step's own code", async () => {
     const workflow = (props: unknown, step: Record<string, unknown> = { component_id: reloadId }) =>
       call("POST", "/v1/workflows", ada, { name: "wf", steps: [{ name: "s", ...step, props }] });

@@ -2902,6 +2902,8 @@ export interface paths {
                         configured_props?: {
                             [key: string]: unknown;
                         };
+                        /** @description a source of yours of this component, being edited: its stored values (secrets too) stand under configured_props */
+                        source_id?: string;
                         /** @description the context the previous page came with: the next page */
                         prev_context?: {
                             [key: string]: unknown;
@@ -3022,6 +3024,8 @@ export interface paths {
                         configured_props?: {
                             [key: string]: unknown;
                         };
+                        /** @description a source of yours of this component, being edited: its stored values (secrets too) stand under configured_props */
+                        source_id?: string;
                     };
                 };
             };

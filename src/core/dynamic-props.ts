@@ -5,7 +5,7 @@ import type { EnvSnapshots } from "./env-vars/env-snapshots.ts";
 import type { ComponentRow, UserRow } from "../store/port.ts";
 import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
 import type { InvocationKind, InvokeResult } from "../runtime/protocol.ts";
-import { AppError, invalid } from "../lib/errors.ts";
+import { AppError, invalid, notFound } from "../lib/errors.ts";
 import { parseDescribeResult } from "../runtime/sandbox/meta.ts";
 import { sandboxValues } from "./dynamic-prop-values.ts";
 import { ADDED, addedOf, withAdded } from "./added-props.ts";
@@ -17,6 +17,8 @@ import { ADDED, addedOf, withAdded } from "./added-props.ts";
 
 export interface OptionsInput {
   configured_props?: unknown;
+  /** a source of this component being edited: its stored values (secrets opened) under the given ones */
+  source_id?: unknown;
   prev_context?: unknown;
   query?: unknown;
   page?: unknown;
@@ -36,6 +38,8 @@ export interface OptionsAnswer {
 export type Runnable = Pick<ComponentRow, "id" | "code" | "code_hash" | "meta"> & { bundle: { code: string; hash: string } | null };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** a secret sent back as shown ("********", a step's {secret: true}): the stored value stands */
+const SHOWN = (v: unknown) => v === "********" || (isObject(v) && v.secret === true && Object.keys(v).length === 1);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** whether the component's props change with its configuration (a `reloadProps` prop) */
@@ -61,7 +65,7 @@ export class DynamicProps {
   /** The options of `prop` of the user's (or a registry) component `keyOrId`. */
   async options(user: UserRow, keyOrId: string, prop: string, input: OptionsInput): Promise<OptionsAnswer> {
     const component = await this.#components.get(user, keyOrId);
-    const configured = configuredOf(input.configured_props);
+    const configured = await this.#configured(user, component, input.configured_props, input.source_id);
     const known = component.meta.props.find((p) => p.name === prop);
     // a prop additionalProps() adds is found in the sandbox; without it, an unknown prop is known not to be
     if (!known && !reloads(component.meta)) throw new AppError("invalid_component", `this component has no prop "${prop}"`);
@@ -71,10 +75,29 @@ export class DynamicProps {
   }
 
   /** The props of component `keyOrId` configured so: its own and those additionalProps() adds. */
-  async reload(user: UserRow, keyOrId: string, configured: unknown): Promise<{ component: ComponentRow; props: PropDefinition[] }> {
+  async reload(user: UserRow, keyOrId: string, configured: unknown, sourceId?: unknown): Promise<{ component: ComponentRow; props: PropDefinition[] }> {
     const component = await this.#components.get(user, keyOrId);
     if (!reloads(component.meta)) throw new AppError("invalid_component", "this component has no props marked reloadProps: its props don't change");
-    return { component, props: await this.#union(user, component, configuredOf(configured)) };
+    const values = await this.#configured(user, component, configured, sourceId);
+    const source = typeof sourceId === "string" ? await this.#deps.store.sources.byId(sourceId) : undefined;
+    return { component, props: await this.#union(user, component, values, addedOf(source?.props)) };
+  }
+
+  /**
+   * The values a question runs with: the given ones, over those stored for `sourceId` (the user's
+   * source of this component, being edited: its secrets opened, since the form never holds them).
+   */
+  async #configured(user: UserRow, component: ComponentRow, given: unknown, sourceId: unknown): Promise<Record<string, unknown>> {
+    const configured = configuredOf(given);
+    if (sourceId === undefined || sourceId === null) return configured;
+    if (typeof sourceId !== "string") throw invalid("source_id must be a string", [{ field: "source_id", message: "must be a source id (dc_...)" }]);
+    const source = sourceId.startsWith("dc_") ? await this.#deps.store.sources.byId(sourceId) : undefined;
+    if (!source || source.user_id !== user.id) throw notFound("source");
+    if (source.component_id !== component.id) {
+      throw invalid("the source is not of this component", [{ field: "source_id", message: "is a source of another component" }]);
+    }
+    const over = Object.fromEntries(Object.entries(configured).filter(([, v]) => !SHOWN(v)));
+    return { ...this.#opened(withAdded(component.meta, source.props), source.props), ...over };
   }
 
   /**
@@ -84,9 +107,7 @@ export class DynamicProps {
    */
   async metaFor(user: UserRow, component: Runnable, given: unknown, previous: Record<string, unknown> = {}): Promise<ComponentMeta> {
     if (!reloads(component.meta) || (given !== undefined && given !== null && !isObject(given))) return component.meta;
-    // a secret sent back as shown ("********", a step's {secret: true}) keeps the stored value
-    const shown = (v: unknown) => v === "********" || (isObject(v) && v.secret === true && Object.keys(v).length === 1);
-    const values = { ...this.#opened(withAdded(component.meta, previous), previous), ...Object.fromEntries(Object.entries(given ?? {}).filter(([, v]) => !shown(v))) };
+    const values = { ...this.#opened(withAdded(component.meta, previous), previous), ...Object.fromEntries(Object.entries(given ?? {}).filter(([, v]) => !SHOWN(v))) };
     return { ...component.meta, props: await this.#union(user, component, values, addedOf(previous)) };
   }
 

@@ -10,8 +10,11 @@ const Configured = Type.Record(Type.String(), Type.Unknown(), {
   description: "the props set so far, as a source's configured_props: app props name an account of yours ({authProvisionId})",
 });
 
+const SourceId = Type.String({ description: "a source of yours of this component, being edited: its stored values (secrets too) stand under configured_props" });
+
 const OptionsBody = Type.Object({
   configured_props: Type.Optional(Configured),
+  source_id: Type.Optional(SourceId),
   prev_context: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "the context the previous page came with: the next page" })),
   query: Type.Optional(Type.String({ maxLength: 1000, description: "what the user typed to search for" })),
   page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: "the page asked for, from 0 (Pipedream's `page`)" })),
@@ -22,7 +25,7 @@ const Options = Type.Object({
   context: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "present when there are more: send it back as prev_context" })),
 });
 
-const ReloadBody = Type.Object({ configured_props: Type.Optional(Configured) });
+const ReloadBody = Type.Object({ configured_props: Type.Optional(Configured), source_id: Type.Optional(SourceId) });
 
 export function componentPropRoutes(core: Core): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -54,7 +57,7 @@ export function componentPropRoutes(core: Core): FastifyPluginAsyncTypebox {
         },
       },
       async (req) => {
-        const { component, props } = await core.dynamicProps.reload(req.user, req.params.id, req.body.configured_props);
+        const { component, props } = await core.dynamicProps.reload(req.user, req.params.id, req.body.configured_props, req.body.source_id);
         // described as GET /components/{id} describes its props
         return { data: { configurable_props: componentView({ ...component, meta: { ...component.meta, props } }).configurable_props } };
       },

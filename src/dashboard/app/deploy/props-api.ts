@@ -25,13 +25,14 @@ export function loadOptions(
   fetchFn: typeof fetch,
   componentId: string,
   prop: string,
-  body: { configured_props: Record<string, unknown>; query?: string; prev_context?: Record<string, unknown> },
+  body: { configured_props: Record<string, unknown>; query?: string; prev_context?: Record<string, unknown>; source_id?: string },
 ): Promise<OptionsPage> {
   return post(fetchFn, `/v1/components/${encodeURIComponent(componentId)}/props/${encodeURIComponent(prop)}/options`, body);
 }
 
-export async function reloadProps(fetchFn: typeof fetch, componentId: string, configured: Record<string, unknown>): Promise<PropDef[]> {
-  const data = await post<{ configurable_props: PropDef[] }>(fetchFn, `/v1/components/${encodeURIComponent(componentId)}/props/reload`, { configured_props: configured });
+export async function reloadProps(fetchFn: typeof fetch, componentId: string, configured: Record<string, unknown>, sourceId?: string): Promise<PropDef[]> {
+  const body = { configured_props: configured, ...(sourceId ? { source_id: sourceId } : {}) };
+  const data = await post<{ configurable_props: PropDef[] }>(fetchFn, `/v1/components/${encodeURIComponent(componentId)}/props/reload`, body);
   return data.configurable_props;
 }
 

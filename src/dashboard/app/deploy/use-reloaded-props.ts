@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useSession } from "../session-context.ts";
 import { reloadProps } from "./props-api.ts";
 import { askable, initialValues, type FormValue, type PropDef } from "./prop-types.ts";
+import { usePropsSource } from "./props-source.ts";
 
 // A component with `reloadProps` props has the props additionalProps() gives for the values of
 // those: asked of the API at first, and each time one of them changes. The props shown are the
@@ -9,6 +10,7 @@ import { askable, initialValues, type FormValue, type PropDef } from "./prop-typ
 
 export function useReloadedProps(componentId: string | undefined, props: PropDef[], values: Record<string, FormValue>, onReloaded: (props: PropDef[]) => void): string | undefined {
   const { fetch } = useSession();
+  const sourceId = usePropsSource();
   const [error, setError] = useState<string>();
   const latest = useRef(onReloaded);
   useEffect(() => {
@@ -19,7 +21,7 @@ export function useReloadedProps(componentId: string | undefined, props: PropDef
   useEffect(() => {
     if (!componentId || reloading.length === 0) return;
     let current = true;
-    reloadProps(fetch, componentId, askable(props, values)).then(
+    reloadProps(fetch, componentId, askable(props, values), sourceId).then(
       (next) => {
         if (!current) return;
         setError(undefined);

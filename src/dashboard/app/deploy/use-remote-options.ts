@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useSession } from "../session-context.ts";
 import { loadOptions, type Option } from "./props-api.ts";
 import type { PropDef } from "./prop-types.ts";
+import { usePropsSource } from "./props-source.ts";
 
 // A prop's options from its component's options() (integrations §2), page by page. Asked while
 // `active` (the list is open) and not `waiting`: at once when opened, again when what they are
@@ -20,6 +21,7 @@ export interface RemoteOptions {
 
 export function useRemoteOptions(componentId: string, prop: PropDef, configured: Record<string, unknown>, query: string, active: boolean, waiting: boolean): RemoteOptions {
   const { fetch } = useSession();
+  const sourceId = usePropsSource();
   const [options, setOptions] = useState<Option[]>([]);
   const [context, setContext] = useState<Record<string, unknown>>();
   const [loading, setLoading] = useState(false);
@@ -37,6 +39,7 @@ export function useRemoteOptions(componentId: string, prop: PropDef, configured:
     try {
       const page = await loadOptions(fetch, componentId, prop.name, {
         configured_props: configured,
+        ...(sourceId ? { source_id: sourceId } : {}),
         ...(search ? { query: search } : {}),
         ...(more && context ? { prev_context: context } : {}),
       });

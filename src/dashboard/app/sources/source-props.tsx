@@ -9,6 +9,7 @@ import { ErrorAlert } from "../error-alert.tsx";
 import { PropsForm } from "../deploy/props-form.tsx";
 import { collect, SERVER_FILLED, type PropDef } from "../deploy/prop-types.ts";
 import { usePropsState } from "../deploy/use-reloaded-props.ts";
+import { PropsSource } from "../deploy/props-source.ts";
 
 interface Source {
   id: string;
@@ -32,7 +33,12 @@ export function SourceProps({ source, onSaved }: { source: Source; onSaved: () =
   );
   if (component.error) return <ErrorAlert error={component.error} title="Could not read the component" />;
   if (!component.data) return <Skeleton h={160} />;
-  return <PropsEditor key={source.id} source={source} declared={component.data} onSaved={onSaved} />;
+  // its options and reloads are asked with its stored values (secrets the form never holds)
+  return (
+    <PropsSource.Provider value={source.id}>
+      <PropsEditor key={source.id} source={source} declared={component.data} onSaved={onSaved} />
+    </PropsSource.Provider>
+  );
 }
 
 function PropsEditor({ source, declared, onSaved }: { source: Source; declared: PropDef[]; onSaved: () => Promise<void> }) {
