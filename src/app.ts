@@ -123,6 +123,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     runRetryMs: config.runRetryMs,
     version: VERSION,
     webhookBackoffMs: config.webhookBackoffMs,
+    webhookMaxPending: config.webhookMaxPending,
     backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024, maxWaiting: config.maxBacklog, edgeLagMs: config.edgeLagMs },
     metrics,
     ownership,

@@ -30,6 +30,8 @@ export interface Config {
   apiBodyLimit: number;
   /** waits between webhook tries, ms (decisions §5: 5 tries over about an hour) */
   webhookBackoffMs: number[];
+  /** deliveries that may wait for one webhook; past it the oldest are dropped (a dead receiver) */
+  webhookMaxPending: number;
   /** how long a connection may take over its requests, and how many there may be (slowloris) */
   httpLimits: HttpLimits;
   // -- runtime bounds (what one component, or a burst of work, may cost) --
@@ -253,6 +255,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     logLevel: e.LOG_LEVEL || "info",
     apiBodyLimit: 1024 * 1024,
     webhookBackoffMs: backoff(e.TRIBUTARY_WEBHOOK_BACKOFF_MS),
+    webhookMaxPending: int("TRIBUTARY_WEBHOOK_MAX_PENDING", e.TRIBUTARY_WEBHOOK_MAX_PENDING, 10_000, 1),
     httpLimits: httpLimits(e, invocationTimeoutMs),
     maxResultBytes: int("TRIBUTARY_MAX_RESULT_BYTES", e.TRIBUTARY_MAX_RESULT_BYTES, 16 * 1024 * 1024, 1024 * 1024),
     runnerWarmMemoryMb: int("TRIBUTARY_RUNNER_WARM_MEMORY_MB", e.TRIBUTARY_RUNNER_WARM_MEMORY_MB, 1024, 64),

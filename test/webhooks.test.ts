@@ -432,6 +432,33 @@ describe("webhooks without TRIBUTARY_FETCH_ALLOW", () => {
   });
 });
 
+describe("a webhook whose receiver keeps failing", () => {
+  let t: TestApp;
+  before(async () => {
+    // loopback without TRIBUTARY_FETCH_ALLOW: every try fails at once
+    t = await startApp({ TRIBUTARY_WEBHOOK_BACKOFF_MS: "200,200,200,200", TRIBUTARY_WEBHOOK_MAX_PENDING: "3" });
+  });
+  after(async () => t.close());
+
+  it("past TRIBUTARY_WEBHOOK_MAX_PENDING waiting deliveries, the oldest are dropped and say so in its history", async () => {
+    const user = await t.newUser();
+    const src = await createSource(t, `export default { async run() { for (let i = 0; i < 10; i++) this.$emit({ i }); } };`, {}, user.key);
+    const hook = await createWebhook(t, user, { url: "http://127.0.0.1:9/dead" });
+    await subscribe(t, user, src.id, hook.id);
+    await run(t, user, src.id, { event: {} });
+    await waitEvents(t, src.id, 10, "", 10_000, user.key);
+    const history = await waitFor(async () => {
+      const res = await t.request("GET", `/v1/webhooks/${hook.id}/deliveries?limit=50`, { key: user.key });
+      const rows = res.body.data as { status: string; last_error: string | null }[];
+      return rows.length === 10 && rows.every((r) => r.status === "failed") ? rows : undefined;
+    }, 20_000, "every delivery to end");
+    const dropped = history.filter((r) => /^dropped: more than 3 deliveries waited/.test(r.last_error ?? ""));
+    assert.equal(dropped.length, 7, JSON.stringify(history));
+    // the 3 kept were each tried 5 times, as ever
+    assert.equal(history.filter((r) => /loopback or private address/.test(r.last_error ?? "")).length, 3);
+  });
+});
+
 describe("webhooks across a restart", () => {
   const env = (r: Receiver) => ({ TRIBUTARY_FETCH_ALLOW: r.hostPort, TRIBUTARY_WEBHOOK_BACKOFF_MS: "300,300,300,300" });
   let t: TestApp;

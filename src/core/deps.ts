@@ -29,6 +29,8 @@ export interface CoreDeps {
   version: string;
   /** waits between a webhook delivery's tries (decisions §5: 5 tries over about an hour) */
   webhookBackoffMs: readonly number[];
+  /** deliveries that may wait for one webhook; past it the oldest are dropped (default 10,000) */
+  webhookMaxPending?: number;
   /** queued work held in memory at once (runs from the inbox, deliveries); the rest waits in the store */
   backlog: {
     maxInFlight: number;

@@ -464,6 +464,11 @@ export interface DeliveryStore {
   retry(id: string, attempts: number, nextAtMs: number): Promise<void>;
   /** drops everything queued for a listener that is gone */
   deleteListener(listenerId: string): Promise<number>;
+  /**
+   * Past `keep` queued deliveries for the listener, drops the oldest (but `except`, one being
+   * sent) until `keep` are left; returns the ids dropped.
+   */
+  dropOldest(listenerId: string, keep: number, except: string): Promise<string[]>;
 }
 
 export interface WebhookDeliveryStore {
@@ -471,6 +476,8 @@ export interface WebhookDeliveryStore {
   record(row: WebhookDeliveryRow): Promise<void>;
   /** a page of the webhook's history, newest first */
   list(webhookId: string, page: PageRequest): Promise<Page<WebhookDeliveryRow> | undefined>;
+  /** the pending rows `ids` of the webhook end as failed, with `error` */
+  fail(webhookId: string, ids: string[], error: string): Promise<void>;
   /** keeps only the webhook's newest `keep` finished rows (pending ones are deliveries still owed) */
   trim(webhookId: string, keep: number): Promise<void>;
   /** the webhook is gone */

@@ -59,6 +59,8 @@ export interface DeliveryDeps {
   capacity: Capacity;
   /** waits between webhook tries: WEBHOOK_TRIES - 1 of them */
   backoffMs: readonly number[];
+  /** deliveries that may wait for one webhook whose receiver fails; past it the oldest go */
+  maxPending: number;
   log: (err: unknown, what: string) => void;
   /** whether this node sends the listener's deliveries (several nodes: its partition's owner) */
   owns?: (listenerId: string) => boolean;
@@ -344,6 +346,25 @@ export class Deliveries {
     }
   }
 
+  /**
+   * A receiver that keeps failing holds every later delivery behind the one it retries (in
+   * order, about an hour each): past `maxPending` waiting for the webhook, the oldest (but the
+   * one being sent) are dropped, and end as failed in its history, saying why.
+   */
+  async #cap(id: string, lane: Lane, sending: string): Promise<void> {
+    try {
+      const dropped = await this.#d.store.deliveries.dropOldest(id, this.#d.maxPending, sending);
+      if (dropped.length === 0) return;
+      const gone = new Set(dropped);
+      lane.queue = lane.queue.filter((q) => !gone.has(q.id));
+      const why = `dropped: more than ${this.#d.maxPending} deliveries waited for this webhook, whose receiver kept failing`;
+      await this.#d.store.webhookDeliveries.fail(id, dropped, why);
+      this.#d.log(new Error(why), `webhook ${id}: ${dropped.length} deliveries dropped`);
+    } catch (e) {
+      this.#d.log(e, `capping the deliveries waiting for webhook ${id} failed; the next failure tries again`);
+    }
+  }
+
   async #webhook(id: string, lane: Lane): Promise<void> {
     while (lane.queue.length > 0 && !this.#closed && this.#current(id, lane)) {
       const d = lane.queue[0];
@@ -378,6 +399,7 @@ export class Deliveries {
         d.next_at_ms = Date.now() + (this.#d.backoffMs[d.attempts - 1] ?? this.#d.backoffMs.at(-1) ?? 60_000);
         await this.#history({ ...history, next_attempt_at_ms: d.next_at_ms });
         await this.#d.store.deliveries.retry(d.id, d.attempts, d.next_at_ms);
+        await this.#cap(id, lane, d.id);
       }
       if (this.#shouldRead(lane)) await this.#readBack(id, lane);
     }

@@ -163,6 +163,7 @@ export class SourceRuntime {
       webhooks: new WebhookSender(deps.secrets, deps.fetchAllow, metrics),
       capacity: this.capacity,
       backoffMs: deps.webhookBackoffMs,
+      maxPending: deps.webhookMaxPending ?? 10_000,
       log,
       owns,
       announce: (id) => this.#announce.add("deliveries", id),

@@ -45,6 +45,22 @@ export function deliveryQueries(db: Kysely<Database>): DeliveryStore {
     async retry(id, attempts, nextAtMs) {
       await db.updateTable("deliveries").set({ attempts, next_at_ms: nextAtMs }).where("id", "=", id).execute();
     },
+    async dropOldest(listenerId, keep, except) {
+      const r = await db.selectFrom("deliveries").select((eb) => eb.fn.countAll().as("n")).where("listener_id", "=", listenerId).executeTakeFirstOrThrow();
+      const over = Number(r.n) - keep;
+      if (over <= 0) return [];
+      const oldest = await db
+        .selectFrom("deliveries")
+        .select("id")
+        .where("listener_id", "=", listenerId)
+        .where("id", "!=", except)
+        .orderBy("seq", "asc")
+        .limit(over)
+        .execute();
+      const ids = oldest.map((o) => o.id);
+      if (ids.length > 0) await db.deleteFrom("deliveries").where("id", "in", ids).execute();
+      return ids;
+    },
     async deleteListener(listenerId) {
       const r = await db.deleteFrom("deliveries").where("listener_id", "=", listenerId).executeTakeFirst();
       return Number(r.numDeletedRows);

@@ -62,6 +62,16 @@ export function webhookDeliveryQueries(db: Kysely<Database>): WebhookDeliverySto
       const p = await pageRows<Selectable<WebhookDeliveriesTable>>(db, "webhook_deliveries", undefined, page, { webhook_id: webhookId });
       return p && { items: p.items.map(toRow), total: p.total };
     },
+    async fail(webhookId, ids, error) {
+      if (ids.length === 0) return;
+      await db
+        .updateTable("webhook_deliveries")
+        .set({ status: "failed", last_error: error, next_attempt_at_ms: null })
+        .where("webhook_id", "=", webhookId)
+        .where("id", "in", ids)
+        .where("status", "=", "pending")
+        .execute();
+    },
     async trim(webhookId, keep) {
       // Finished rows only: a pending one is a delivery still owed, and with a backlog of them
       // (a receiver down for hours) counting them would trim each failure as soon as it is written.
