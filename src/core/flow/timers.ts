@@ -1,10 +1,10 @@
-import { Cron } from "croner";
 import type { Store } from "../../store/port.ts";
 import { defaultTimer, type TimerConfig } from "../props.ts";
 import type { Invocations } from "../runtime/invocations.ts";
 import type { Target } from "../runtime/target.ts";
 import type { Quotas } from "../runtime/quotas.ts";
 import { TimerWarmup } from "./timer-warmup.ts";
+import { afterTick, nextAfter } from "./tick-times.ts";
 import { MAX_TIMER_MS } from "../../lib/clock.ts";
 
 // Timer props (components.md §2) fire `run` with {timestamp, interval_seconds} or {timestamp,
@@ -25,13 +25,6 @@ export function timerEvent(timer: TimerConfig, nowMs: number): object {
   return "cron" in timer ? { timestamp, cron: timer.cron } : { timestamp, interval_seconds: timer.intervalSeconds };
 }
 
-function nextAfter(timer: TimerConfig, afterMs: number): number {
-  if ("cron" in timer) {
-    const next = new Cron(timer.cron, { paused: true, timezone: "UTC" }).nextRun(new Date(afterMs));
-    return next ? next.getTime() : Number.POSITIVE_INFINITY;
-  }
-  return afterMs + timer.intervalSeconds * 1000;
-}
 
 export class Timers {
   readonly #store: Store;
@@ -159,12 +152,7 @@ export class Timers {
       this.cancel(t.source.id);
       return;
     }
-    // setTimeout may fire a millisecond before Date.now() reaches `due` (it keeps a monotonic
-    // clock); a tick due on a whole second must not carry the second before as its timestamp
-    const now = Math.max(Date.now(), due);
-    // A late tick (the service was down or busy) counts once; the next one is due on schedule.
-    let next = nextAfter(timer, due);
-    if (next <= now) next = nextAfter(timer, now);
+    const { now, next } = afterTick(timer, due, Date.now());
     this.#arm(t, timer, next);
     this.#tick(t, timerEvent(timer, now), next);
   }
