@@ -432,6 +432,52 @@ describe("webhooks without TRIBUTARY_FETCH_ALLOW", () => {
   });
 });
 
+describe("a webhook lane that goes during a POST (its partition changed hands)", () => {
+  it("a delivery that went through is done: the next owner doesn't send it again", async () => {
+    // a receiver that holds /held requests until the test lets them go
+    const got: string[] = [];
+    const held: Array<() => void> = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        got.push(JSON.parse(body).event.n);
+        const answer = () => res.writeHead(200).end("ok");
+        if (req.url === "/held" && got.length === 1) held.push(answer);
+        else answer();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as AddressInfo).port;
+    const t = await startApp({ TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}`, TRIBUTARY_WEBHOOK_BACKOFF_MS: "50,50,50,50" });
+    try {
+      const user = await t.newUser();
+      const src = await createSource(t, EMITTER, {}, user.key);
+      const hook = await createWebhook(t, user, { url: `http://127.0.0.1:${port}/held` });
+      await subscribe(t, user, src.id, hook.id);
+      await run(t, user, src.id, { event: { n: "first" } });
+      await waitFor(async () => held.length === 1 || undefined, 10_000, "the POST to arrive");
+      // the lane goes while the POST is under way, then the POST succeeds
+      const deliveries = t.app.core.runtime.deliveries;
+      deliveries.drop(hook.id);
+      held[0]!();
+      await waitFor(async () => {
+        const res = await t.request("GET", `/v1/webhooks/${hook.id}/deliveries`, { key: user.key });
+        return res.body.data[0]?.status === "delivered" || undefined;
+      }, 10_000, "the delivery recorded as delivered");
+      // the next owner reads what waits in the store, and a later event comes after it
+      deliveries.wake(hook.id);
+      await run(t, user, src.id, { event: { n: "second" } });
+      await waitFor(async () => got.includes("second") || undefined, 10_000, "the second event").catch((e) => { throw new Error(`${e.message}: got ${JSON.stringify(got)}`); });
+      assert.deepEqual(got, ["first", "second"]);
+    } finally {
+      await t.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
 describe("a webhook whose receiver keeps failing", () => {
   let t: TestApp;
   before(async () => {

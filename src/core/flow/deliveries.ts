@@ -365,6 +365,13 @@ export class Deliveries {
     }
   }
 
+  /** A delivery its lane no longer holds went through: recorded as delivered and taken off the store. */
+  async #delivered(d: DeliveryRow, status: number | null): Promise<void> {
+    const attempts = d.attempts + 1;
+    await this.#history({ ...pendingWebhookDelivery(d), attempts, status: "delivered", last_status_code: status, last_error: null, next_attempt_at_ms: null, delivered_at_ms: Date.now() });
+    await this.#d.commits.add({ deliveriesDone: [d.id] }).catch((e: unknown) => this.#d.log(e, `recording webhook delivery ${d.id} as done failed; it may be sent again`));
+  }
+
   async #webhook(id: string, lane: Lane): Promise<void> {
     while (lane.queue.length > 0 && !this.#closed && this.#current(id, lane)) {
       const d = lane.queue[0];
@@ -379,7 +386,13 @@ export class Deliveries {
         return;
       }
       const outcome = await this.#d.webhooks.send(hook, d);
-      if (!this.#current(id, lane)) return;
+      if (!this.#current(id, lane)) {
+        // The lane went during the POST (its partition changed hands, or the webhook was
+        // deleted). A delivered event is done all the same: left in the store, the next owner
+        // would send it a second time.
+        if (outcome.ok) await this.#delivered(d, outcome.status ?? null);
+        return;
+      }
       d.attempts++;
       const history = {
         ...pendingWebhookDelivery(d),
