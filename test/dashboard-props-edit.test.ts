@@ -108,7 +108,8 @@ describe("dashboard: editing props with dynamic props", { skip: browserSkip }, (
     const form = page.getByTestId("source-props-form");
     await form.waitFor();
     // the current values: the account, the option, the secret left empty (kept), the prop additionalProps() added
-    assert.equal(await form.getByLabel("Shop").inputValue(), accountId);
+    // the account select shows its value once the accounts have loaded
+    await waitFor(async () => (await form.getByLabel("Shop").inputValue()) === accountId || undefined, 10_000, "the source's account chosen");
     assert.equal(await form.getByLabel("Fruit").inputValue(), "apple");
     assert.equal(await form.getByLabel("Token").inputValue(), "");
     assert.equal(await form.getByLabel("Mode").inputValue(), "advanced");

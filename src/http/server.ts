@@ -40,7 +40,8 @@ export interface HttpOptions {
   bodyLimit: number;
   version: string;
   /** answers GET /healthz: resolves when the store is usable */
-  health: () => Promise<void>;
+  /** resolves (with what is degraded, if anything) while the service can serve; rejects while it can't */
+  health: () => Promise<string | undefined>;
   /** connection timeouts and cap (Config.httpLimits) */
   limits: HttpLimits;
   /** origins the API and SSE answer CORS requests from (["*"]: any; none: CORS off) */
@@ -139,9 +140,10 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
   });
 
   app.get("/healthz", { schema: { hide: true } }, async (_req, reply) => {
-    await opts.health();
+    const degraded = await opts.health();
     reply.header("cache-control", "no-store");
-    return { ok: true };
+    // degraded: still 200, so a load balancer keeps a node that serves most requests
+    return degraded ? { ok: true, status: "degraded", reason: degraded } : { ok: true };
   });
 
   if (opts.metrics) metricsRoute(app, opts.metrics, opts.metricsToken);

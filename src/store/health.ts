@@ -8,12 +8,21 @@ import { storageFault, storageUnavailable, type FaultKind, refusedText } from ".
 // that wrote nothing), and one clear signal keeps recovery from flapping with the traffic.
 
 const PROBE_EVERY_MS = 1500;
+/**
+ * Faults while the probe keeps succeeding (connections dying one by one, the rest working) make
+ * the store "degraded", not unavailable: requests mostly succeed, and a health check that said
+ * 503 for the whole episode would take a working node out of its load balancer. Degraded while
+ * the last probe succeeded within this, and none failed since.
+ */
+const DEGRADED_WINDOW_MS = 10_000;
 
 type Listener<A extends unknown[]> = (...args: A) => unknown;
 
 export class StoreHealth {
   readonly #probe: () => Promise<unknown>;
   #kind: FaultKind | undefined;
+  #probeOkAt = 0;
+  #probeFailedAt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
   readonly #recovered = new Set<Listener<[]>>();
@@ -47,9 +56,15 @@ export class StoreHealth {
     return storageUnavailable(kind, err);
   };
 
-  /** Throws the storage_unavailable error while the store is unavailable. */
-  check(): void {
-    if (this.#kind !== undefined) throw storageUnavailable(this.#kind);
+  /**
+   * Throws the storage_unavailable error while the store is unavailable; while it is only
+   * degraded (see DEGRADED_WINDOW_MS), returns what is wrong instead.
+   */
+  check(now = Date.now()): string | undefined {
+    if (this.#kind === undefined) return undefined;
+    const degraded = this.#probeOkAt > this.#probeFailedAt && now - this.#probeOkAt < DEGRADED_WINDOW_MS;
+    if (!degraded) throw storageUnavailable(this.#kind);
+    return `storage faults (${this.#kind}) come and go: writes succeed between them`;
   }
 
   onRecovered(listener: () => void): () => void {
@@ -79,9 +94,11 @@ export class StoreHealth {
       await this.#probe();
     } catch {
       // still failing (translate already saw the fault): try again later
+      this.#probeFailedAt = Date.now();
       if (!this.#closed) this.#schedule();
       return;
     }
+    this.#probeOkAt = Date.now();
     if (this.#closed || this.#kind === undefined) return;
     this.#kind = undefined;
     notify(this.#recovered);

@@ -862,8 +862,11 @@ export interface Store {
 
   /** false from a storage fault until a probe write succeeds */
   readonly available: boolean;
-  /** resolves when the store is usable; rejects with the storage_unavailable AppError while unavailable */
-  ping(): Promise<void>;
+  /**
+   * Resolves when the store is usable (with what is wrong, while faults come and go but writes
+   * succeed between them: degraded); rejects with the storage_unavailable AppError while unavailable.
+   */
+  ping(): Promise<string | undefined>;
   /**
    * `listener` is called once each time the store becomes available again after a fault, e.g. to
    * resume work that failed meanwhile (re-read the inbox and the deliveries). A listener that

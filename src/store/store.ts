@@ -71,8 +71,9 @@ function bind(db: Kysely<Database>, kind: Store["kind"], root: Kysely<Database>,
       return health.available;
     },
     async ping() {
-      health.check();
+      const degraded = health.check();
       await db.selectFrom("users").select("seq").limit(1).execute();
+      return degraded;
     },
     onRecovered: (listener) => health.onRecovered(listener),
     onUnavailable: (listener) => health.onUnavailable(listener),
@@ -121,8 +122,9 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     const ping = store.ping;
     const disk = diskSpaceCheck(opts.dataDir);
     store.ping = async () => {
-      await ping();
+      const degraded = await ping();
       await disk();
+      return degraded;
     };
   }
   return store;
