@@ -1,14 +1,11 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { createSource, startApp, waitEvents, type TestApp } from "./helpers.ts";
 import { installedPackages, startRegistry, type LocalRegistry } from "./fixtures/npm-registry.ts";
+import { certificate } from "./fixtures/tls-certificate.ts";
 
 // The common drivers through the sandbox's sockets (net, tls, dns: test/sockets.test.ts), each in a
 // source deployed through the API with the package installed from a local registry serving this
@@ -29,17 +26,6 @@ function listening(at: { host: string; port: number }): Promise<boolean> {
   });
 }
 
-/** a self-signed certificate for 127.0.0.1 and localhost, made for this run */
-function certificate(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), "tributary-tls-"));
-  try {
-    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-      "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"], { stdio: "ignore" });
-    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 interface Mail {
   from: string;

@@ -2,16 +2,13 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer, TLSSocket } from "node:tls";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import pg from "pg";
 import mysql from "mysql2/promise";
 import { createSource, serveFiles, startApp, waitEvents, waitFor, type FileServer, type TestApp } from "./helpers.ts";
 import { installedPackages, startRegistry, type FixturePackage, type LocalRegistry } from "./fixtures/npm-registry.ts";
 import { sandboxDns, type DnsClient } from "../src/runtime/sandbox/sandbox-dns.ts";
 import { openSocket, socketTarget } from "../src/runtime/sandbox/socket-target.ts";
+import { certificate } from "./fixtures/tls-certificate.ts";
 
 // net, tls and dns inside the sandbox: real drivers (pg, mysql2, installed from a local registry
 // serving this checkout's own copies) against the local PostgreSQL and MariaDB, and plain TCP
@@ -205,17 +202,6 @@ async function reachable(check: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-/** a self-signed certificate for 127.0.0.1 and localhost, made for this run */
-function certificate(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), "tributary-tls-"));
-  try {
-    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-      "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"], { stdio: "ignore" });
-    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** TLS echo servers: one that speaks TLS at once, one that upgrades after "STARTTLS\n" (as PostgreSQL's SSLRequest does) */
 /**

@@ -9,7 +9,8 @@ export interface AccountInput {
   auth?: Record<string, unknown>;
 }
 
-const APP = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+/** an app's name, as accounts, OAuth apps and app props give it */
+export const APP = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 const MAX_NAME = 200;
 const MAX_FIELDS = 100;
 const MAX_FIELD_NAME = 200;

@@ -1,4 +1,5 @@
 import { invalid, type FieldProblem } from "../../lib/errors.ts";
+import { APP } from "./account-input.ts";
 
 // The body of POST /oauth_apps and PUT /oauth_apps/{id}, checked field by field so one 400 names
 // every problem. The client secret is never quoted back.
@@ -15,7 +16,6 @@ export interface OAuthAppInput {
   authorize_params?: Record<string, string>;
 }
 
-const APP = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 const FIELDS = ["app", "client_id", "client_secret", "authorize_url", "token_url", "scopes", "pkce", "token_auth", "authorize_params", "include", "exclude"];
 // authorize_params can't override what the flow itself sets: that would undo state or PKCE
 const RESERVED_PARAMS = ["state", "code_challenge", "code_challenge_method", "redirect_uri", "client_id", "response_type"];
@@ -39,6 +39,13 @@ function url(v: unknown, field: string, problems: FieldProblem[]): string | unde
   return u.href;
 }
 
+/** OAuth scope names: at most 100, without spaces (they are joined with spaces in the URL) */
+export function checkScopes(v: unknown, problems: FieldProblem[]): string[] | undefined {
+  if (Array.isArray(v) && v.length <= 100 && v.every((x) => typeof x === "string" && x !== "" && x.length <= 200 && !/\s/.test(x))) return v as string[];
+  problems.push({ field: "scopes", message: "must be an array of at most 100 scope names (no spaces)" });
+  return undefined;
+}
+
 /** The checked input; `creating` asks for every required field, an update for at least one. */
 export function checkOAuthAppInput(body: unknown, creating: boolean): OAuthAppInput {
   if (!isObject(body)) throw invalid("the body must be a JSON object", [{ field: "body", message: "must be an object" }]);
@@ -58,11 +65,7 @@ export function checkOAuthAppInput(body: unknown, creating: boolean): OAuthAppIn
   if (body.client_secret != null) out.client_secret = text(body.client_secret, "client_secret", 2000, problems);
   if (body.authorize_url != null) out.authorize_url = url(body.authorize_url, "authorize_url", problems);
   if (body.token_url != null) out.token_url = url(body.token_url, "token_url", problems);
-  if (body.scopes != null) {
-    const s = body.scopes;
-    if (Array.isArray(s) && s.length <= 100 && s.every((x) => typeof x === "string" && x !== "" && x.length <= 200 && !/\s/.test(x))) out.scopes = s as string[];
-    else problems.push({ field: "scopes", message: "must be an array of at most 100 scope names (no spaces)" });
-  }
+  if (body.scopes != null) out.scopes = checkScopes(body.scopes, problems);
   if (body.pkce != null) {
     if (typeof body.pkce === "boolean") out.pkce = body.pkce;
     else problems.push({ field: "pkce", message: "must be true or false" });

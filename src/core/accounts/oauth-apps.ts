@@ -10,19 +10,8 @@ import { checkOAuthAppInput } from "./oauth-app-input.ts";
 // app. Every user can list them (to know what they can connect); only admins change them. The
 // client secret is sealed and never shown.
 
-export interface OAuthAppView {
-  id: string;
-  app: string;
-  client_id: string;
-  authorize_url: string;
-  token_url: string;
-  scopes: string[];
-  pkce: boolean;
-  token_auth: "basic" | "body";
-  authorize_params: Record<string, string>;
-  created_at: number;
-  updated_at: number;
-}
+/** an OAuth app as the API shows it: everything but the client secret */
+export type OAuthAppView = Omit<OAuthAppRow, "client_secret">;
 
 export class OAuthApps {
   readonly #deps: CoreDeps;

@@ -6,6 +6,8 @@ import { nowSeconds } from "../../lib/clock.ts";
 import { sha256Hex } from "../../lib/hash.ts";
 import type { AccountAuth } from "./account-auth.ts";
 import type { OAuthApps } from "./oauth-apps.ts";
+import { APP } from "./account-input.ts";
+import { checkScopes } from "./oauth-app-input.ts";
 import { authorizeUrl, challengeOf, exchangeCode, newState, newVerifier, ProviderRefusal } from "./oauth-client.ts";
 
 // Connecting an account with OAuth 2 (integrations §1): a flow starts with POST
@@ -18,7 +20,6 @@ export const FLOW_TTL_MS = 10 * 60_000;
 const KEEP_ENDED_MS = 24 * 3600_000;
 /** longer than a token exchange may take (10 s), with room */
 const INTERRUPTED_MS = 60_000;
-const APP = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 
 export interface ConnectStart {
   id: string;
@@ -79,11 +80,7 @@ function checkBody(body: unknown, reconnect: boolean): { app?: string; name?: st
       else problems.push({ field: "name", message: "must be a non-empty string of at most 200 characters" });
     }
   }
-  if (body.scopes !== undefined && body.scopes !== null) {
-    const s = body.scopes;
-    if (Array.isArray(s) && s.length <= 100 && s.every((x) => typeof x === "string" && x !== "" && x.length <= 200 && !/\s/.test(x))) out.scopes = s as string[];
-    else problems.push({ field: "scopes", message: "must be an array of at most 100 scope names (no spaces)" });
-  }
+  if (body.scopes !== undefined && body.scopes !== null) out.scopes = checkScopes(body.scopes, problems);
   if (problems.length) throw invalid("invalid connect request", problems);
   return out;
 }
