@@ -368,8 +368,9 @@ export class Deliveries {
   /** A delivery its lane no longer holds went through: recorded as delivered and taken off the store. */
   async #delivered(d: DeliveryRow, status: number | null): Promise<void> {
     const attempts = d.attempts + 1;
-    await this.#history({ ...pendingWebhookDelivery(d), attempts, status: "delivered", last_status_code: status, last_error: null, next_attempt_at_ms: null, delivered_at_ms: Date.now() });
+    // off the store first: once the history says delivered, no reader may find it owed
     await this.#d.commits.add({ deliveriesDone: [d.id] }).catch((e: unknown) => this.#d.log(e, `recording webhook delivery ${d.id} as done failed; it may be sent again`));
+    await this.#history({ ...pendingWebhookDelivery(d), attempts, status: "delivered", last_status_code: status, last_error: null, next_attempt_at_ms: null, delivered_at_ms: Date.now() });
   }
 
   async #webhook(id: string, lane: Lane): Promise<void> {
