@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { ATOM, RSS } from "./fixtures/feeds.ts";
 import { events, harness, testRunner } from "./fixtures/invoke-harness.ts";
 import { listShippedComponents } from "./registry-files.ts";
+import type { InvokeReply, InvokeResult } from "./protocol.ts";
 
 const runner = testRunner();
 let server: Server;
@@ -133,6 +134,31 @@ describe("invoke: emits, db, errors", () => {
     assert.deepEqual(await send(request(code, { codeHash, withCode: false })), { needCode: true });
     assert.deepEqual(events(await run(code, { codeHash })), ["warm"]);
     assert.deepEqual(events(await run(code, { codeHash, withCode: false })), ["warm"]);
+  });
+
+  it("a run sent without code to a runner that lacks it asks for it and keeps its place: the source's later runs wait behind it", async () => {
+    // a counter in the instance: the order in which the runs of one source really ran
+    const code = `let n = 0; export default { run() { this.$emit(++n); } }`;
+    const codeHash = `hash-ordered-${process.pid}`;
+    const [s, t] = ["src-ordered-s", "src-ordered-t"];
+    const withCode = (req: ReturnType<typeof request>) =>
+      runner.request<InvokeReply>(req, {
+        key: req.sourceId,
+        code: () => code,
+        deadlineMs: 10_000,
+        onTimeout: () => new Error("runner deadline"),
+        onCrash: () => new Error("runner crashed"),
+      });
+    // one tick, one batch: S's first run without code (the host believed the runner held it),
+    // another source bringing the same code, S's second run without code. Before: the first
+    // answered needCode, the second found the code T brought and ran first, the first ran after.
+    const [first, , second] = await Promise.all([
+      withCode(request(code, { sourceId: s, codeHash, withCode: false })),
+      withCode(request(code, { sourceId: t, codeHash })),
+      withCode(request(code, { sourceId: s, codeHash, withCode: false })),
+    ]);
+    assert.ok(!("needCode" in first) && !("needCode" in second), "the runner asked for the code instead of answering needCode");
+    assert.deepEqual([events(first as InvokeResult), events(second as InvokeResult)], [[1], [2]]);
   });
 
   it("invocations of one source run one at a time, in order", async () => {

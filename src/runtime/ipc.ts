@@ -27,7 +27,7 @@ export interface RunnerEnvelope {
    * they reach the host after the results before them: a source's next invocation may read what
    * the last one wrote, and the host must know that result before it answers.
    */
-  asks?: RunnerAsk[];
+  asks?: Array<RunnerAsk | RunnerCodeAsk>;
   /** what invocations said while running, in order after the replies (RunnerTell) */
   tells?: RunnerTell[];
 }
@@ -59,6 +59,18 @@ export interface RunnerAsk {
   store: string;
   op: DataStoreRead;
   key?: string;
+}
+
+/**
+ * A runner asking for the code of an invoke request that came without it (the host thought the
+ * runner held it; the runner restarted or let it go): the request waits in its source's queue
+ * for the answer, so the source's later invocations keep their place behind it. Answered with
+ * the code text, from the pending request whose id is `req`, only when its code hash is `code`.
+ */
+export interface RunnerCodeAsk {
+  ask: number;
+  req: number;
+  code: string;
 }
 
 /** get: the value's JSON or null; keys: every live key; entries: every live [key, value JSON] */

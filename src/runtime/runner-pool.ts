@@ -78,6 +78,8 @@ export class RunnerPool implements Invoker {
       return runner.process.request<InvokeReply>(req, {
         key: call.sourceId,
         retryOnCrash: durable === true,
+        // a runner that restarted or let the code go asks for it while the run keeps its place
+        code: () => code,
         ...(onRespond ? { onTell: onRespond } : {}),
         // sent again on a new runner: with the code (it knows nothing) and the db as it is now
         resend: () => ({ ...req, code, ...fresh?.() }),
@@ -90,6 +92,7 @@ export class RunnerPool implements Invoker {
     if (entering) await entering;
     try {
       let reply = await send(!runner.known.has(call.codeHash));
+      // only when the runner could not ask for the code (the code ask normally answers it)
       if ("needCode" in reply) {
         runner.known.clear();
         reply = await send(true);

@@ -84,6 +84,44 @@ describe("RunnerProcess", () => {
     assert.equal(await runner.request(req("echo", "again"), opts()), "again");
   });
 
+  it("a source always busy doesn't keep a retiring runner alive: its runs wait for their earlier ones there, then go to the new runner", async () => {
+    const retiring = new RunnerProcess({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts"), maxRssBytes: 1024 * 1024 });
+    try {
+      const keyed = { ...opts(), key: "dc_hot" };
+      const results: Array<{ pid: number; value: number }> = [];
+      // three runs out at every moment, 60 in all: before, each went to the runner holding the
+      // source's earlier ones, which was retiring from its first answer on, and never stopped
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        while (next < 60) {
+          const n = next++;
+          results.push(await retiring.request<{ pid: number; value: number }>(req("heavy", n), keyed));
+        }
+      };
+      await Promise.all([lane(), lane(), lane()]);
+      assert.deepEqual(results.map((r) => r.value), [...Array(60).keys()], "in order");
+      const pids = [...new Set(results.map((r) => r.pid))];
+      assert.ok(pids.length > 1, `moved to a new runner (runners: ${pids.length})`);
+      assert.ok(retiring.started > 1);
+    } finally {
+      await retiring.close();
+    }
+  });
+
+  it("a runner's answer written just before it died counts: durable work is not run again", async () => {
+    const dying = new RunnerProcess({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts") });
+    try {
+      const first = await dying.request<number>(req("answer-then-die"), { ...opts(), retryOnCrash: true });
+      // sent again after the death, it would answer from the replacement runner (this one may
+      // reach the dying runner too: it is tried again on the next)
+      const after = await dying.request<Permissions>(req("permissions"), { ...opts(), retryOnCrash: true });
+      assert.notEqual(first, after.pid, "answered by the runner that died, once");
+      assert.equal(dying.started, 2);
+    } finally {
+      await dying.close();
+    }
+  });
+
   it("runs the runner, every thread of it, the given steps below the service's CPU priority", async () => {
     const low = new RunnerProcess({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts"), nice: 5 });
     const own = getPriority();

@@ -9,7 +9,7 @@ import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
 import type { HttpResponse, RunnerMessage, RunnerReply, RunnerRequest } from "./protocol.ts";
 import { lowerPriority } from "./runner-priority.ts";
 import { RUNNER_CACHE_DIR, runnerEntry } from "./runner-entry.ts";
-import { batchesOf, type RunnerAnswer, type RunnerAsk, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
+import { batchesOf, type RunnerAnswer, type RunnerAsk, type RunnerCodeAsk, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
 import { bufferPackageDirs } from "./sandbox/buffer-source.ts";
 import { webStreamsPackageDir } from "./sandbox/web-streams-source.ts";
 
@@ -98,6 +98,11 @@ export interface RequestOptions {
   retryOnCrash?: boolean;
   /** the request as it should be sent again after a crash (fresher state); default: as it was */
   resend?: () => RunnerRequest;
+  /**
+   * The request's code, for a runner that asks for it (ipc.ts RunnerCodeAsk): one sent without
+   * its code to a runner that no longer holds it (it restarted, or let the code go).
+   */
+  code?: () => string;
   /** hears what the invocation tells while it runs (RunnerTell: a response to send now) */
   onTell?: (response: HttpResponse) => void;
   /**
@@ -115,7 +120,8 @@ interface Pending {
   reject: (error: Error) => void;
   /** its deadline, armed once it is the oldest pending request of its key (or at once, keyless) */
   timer: NodeJS.Timeout | undefined;
-  child: ChildProcess;
+  /** the runner it went to; undefined while it is held back (#hold) */
+  child: ChildProcess | undefined;
   /** sent again after a runner death: once for a kill of ours, once more for durable work */
   retried: boolean;
   crashes: number;
@@ -148,6 +154,8 @@ export class RunnerProcess {
   #killedByHost = new WeakSet<ChildProcess>();
   #nextId = 1;
   #closed = false;
+  /** requests of a key held back until the retiring runner holding its earlier ones is done with them */
+  readonly #held = new Map<string, Pending[]>();
   readonly #outbox = new Map<ChildProcess, RunnerMessage[]>();
   /** runners started so far, the first included (a metric: restarts = started - 1) */
   started = 0;
@@ -183,15 +191,14 @@ export class RunnerProcess {
         resolve: resolve as (value: unknown) => void,
         reject,
         timer: undefined,
-        child: this.#childFor(opts.key),
+        child: undefined,
         retried: false,
         crashes: 0,
         started: false,
       };
       this.#pending.set(id, pending);
       this.#enqueue(id, pending);
-      this.#track(pending, 1);
-      this.#send(pending);
+      this.#dispatch(pending);
     });
   }
 
@@ -212,15 +219,38 @@ export class RunnerProcess {
     );
   }
 
-  // The runner already holding a key's pending requests keeps getting them, even when retiring.
-  #childFor(key: string | undefined): ChildProcess {
-    if (key !== undefined) {
-      for (const [child, state] of this.#children) if ((state.keys.get(key) ?? 0) > 0 && child.connected) return child;
+  // A key's requests go where its earlier ones still are (so they run in order), except to a
+  // runner being retired: there they wait until its earlier ones are done, and then go to the new
+  // runner. Before, a source always busy kept its retiring runner alive for ever.
+  #dispatch(p: Pending): void {
+    const key = p.opts.key;
+    const holder = key === undefined ? undefined : this.#holderOf(key);
+    if (key !== undefined && holder && this.#children.get(holder)?.retiring) {
+      const held = this.#held.get(key);
+      if (held) held.push(p);
+      else this.#held.set(key, [p]);
+      return;
     }
-    return this.#ensureChild();
+    p.child = holder ?? this.#ensureChild();
+    this.#track(p, 1);
+    this.#send(p);
+  }
+
+  #holderOf(key: string): ChildProcess | undefined {
+    for (const [child, state] of this.#children) if ((state.keys.get(key) ?? 0) > 0 && child.connected) return child;
+    return undefined;
+  }
+
+  /** a key has nothing left on a retiring runner: what was held for it goes out, in order */
+  #release(key: string): void {
+    const held = this.#held.get(key);
+    if (!held || this.#closed) return;
+    this.#held.delete(key);
+    for (const p of held) if (this.#pending.has(p.msg.id)) this.#dispatch(p);
   }
 
   #track(p: Pending, delta: 1 | -1): void {
+    if (!p.child) return;
     const state = this.#children.get(p.child);
     if (!state) return;
     state.pending += delta;
@@ -228,7 +258,10 @@ export class RunnerProcess {
     if (key !== undefined) {
       const n = (state.keys.get(key) ?? 0) + delta;
       if (n > 0) state.keys.set(key, n);
-      else state.keys.delete(key);
+      else {
+        state.keys.delete(key);
+        if (state.retiring) this.#release(key);
+      }
     }
     if (state.retiring && state.pending === 0) this.#kill(p.child);
     if (this.#idleMs > 0 && p.child === this.#child) {
@@ -293,7 +326,15 @@ export class RunnerProcess {
     child.unref();
     child.channel?.unref();
     child.on("message", (m: unknown) => this.#onMessage(child, m));
-    child.once("exit", () => this.#onDeath(child));
+    // Its death is handled once its channel is closed too, so every reply it wrote before dying
+    // has been read: 'exit' can come while the pipe still holds some, and a finished durable run
+    // would then run again.
+    child.once("exit", () => {
+      if (!child.connected) return this.#onDeath(child);
+      child.once("disconnect", () => this.#onDeath(child));
+      // a channel that never closes (it can't, with the process gone, but the host must not hang on it)
+      setTimeout(() => this.#onDeath(child), 2000).unref();
+    });
     child.once("error", () => this.#onDeath(child));
     this.#children.set(child, { pending: 0, keys: new Map(), retiring: false, spoke: false });
     this.#child = child;
@@ -303,10 +344,11 @@ export class RunnerProcess {
   // Requests made in one tick go to the runner as one message (DESIGN §5: batched, never one
   // round trip per item): under load that is one write per tick instead of one per invocation.
   #send(p: Pending): void {
-    let box = this.#outbox.get(p.child);
+    const child = p.child!;
+    let box = this.#outbox.get(child);
     if (!box) {
-      this.#outbox.set(p.child, (box = []));
-      setImmediate(() => this.#flush(p.child));
+      this.#outbox.set(child, (box = []));
+      setImmediate(() => this.#flush(child));
     }
     box.push(p.msg);
   }
@@ -369,12 +411,18 @@ export class RunnerProcess {
 
   // The runner is ours, but what it relays comes from the sandbox: the store must be one the
   // request it asks for named, and that request must still be pending on this runner.
-  #onAsk(child: ChildProcess, ask: RunnerAsk): void {
+  #onAsk(child: ChildProcess, ask: RunnerAsk | RunnerCodeAsk): void {
     const reply = (a: RunnerAnswer) => {
       if (child.connected) child.send(a, undefined, {}, () => {});
     };
     if (typeof ask !== "object" || ask === null || typeof ask.ask !== "number") return;
     const p = this.#pending.get(ask.req);
+    if ("code" in ask) {
+      const mine = p && p.child === child && p.msg.type === "invoke" && p.msg.codeHash === ask.code ? p.opts.code : undefined;
+      if (mine) reply({ answer: ask.ask, ok: true, value: mine() });
+      else reply({ answer: ask.ask, ok: false, message: "no such code" });
+      return;
+    }
     const named = p && p.child === child && p.msg.type === "invoke" ? (p.msg.dataStores ?? []) : [];
     if (typeof ask.store !== "string" || !named.includes(ask.store) || !this.#answer) {
       reply({ answer: ask.ask, ok: false, message: "this invocation can't read that data store" });
@@ -421,11 +469,12 @@ export class RunnerProcess {
     if (p.opts.retryUnstarted && !p.started && !p.retried) {
       // not the component's doing: its runner goes, and it is tried again, innocent (#onDeath)
       p.timer = setTimeout(() => this.#overrun(id), p.opts.deadlineMs);
-      this.#kill(p.child);
+      if (p.child) this.#kill(p.child);
       return;
     }
+    const child = p.child;
     this.#settle(id, p, p.opts.onTimeout());
-    this.#kill(p.child);
+    if (child) this.#kill(child);
   }
 
   #kill(child: ChildProcess): void {
@@ -462,16 +511,30 @@ export class RunnerProcess {
       if (p.opts.resend) p.msg = { ...p.opts.resend(), id: p.msg.id };
       // a fresh runner starts it over: so does its deadline (if it is running)
       if (p.timer !== undefined) this.#arm(p.msg.id, p);
-      p.child = this.#childFor(p.opts.key);
-      this.#track(p, 1);
-      this.#send(p);
+      p.child = undefined;
+      this.#dispatch(p);
     }
+    // what was held for the dead runner's keys follows the requests sent again above
+    for (const key of [...this.#held.keys()]) {
+      const holder = this.#holderOf(key);
+      if (!holder || !this.#children.get(holder)?.retiring) this.#release(key);
+    }
+  }
+
+  #unhold(p: Pending): void {
+    const key = p.opts.key;
+    const held = key === undefined ? undefined : this.#held.get(key);
+    if (!held) return;
+    const at = held.indexOf(p);
+    if (at >= 0) held.splice(at, 1);
+    if (held.length === 0) this.#held.delete(key!);
   }
 
   #settle(id: number, p: Pending, error: Error | undefined, result?: unknown): void {
     this.#pending.delete(id);
     clearTimeout(p.timer);
     this.#dequeue(id, p);
+    if (!p.child) this.#unhold(p);
     this.#track(p, -1);
     if (error) p.reject(error);
     else p.resolve(result);

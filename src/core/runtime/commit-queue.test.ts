@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../store/store.ts";
 import { CommitQueue } from "./commit-queue.ts";
-import type { RunRow, RunStepRow } from "../../store/port.ts";
+import type { EmitterStateRow, RunRow, RunStepRow } from "../../store/port.ts";
+import { DependentPartError } from "./poison.ts";
 
 // The commit queue on a real (SQLite) store.
 
@@ -54,6 +55,34 @@ test("workflow runs go with their group, the last write of a run wins, and a ref
     await assert.rejects(bad);
     assert.equal((await store.runs.byId("r_b"))?.status, "succeeded");
     assert.equal(await store.runs.byId("r_c"), undefined);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a refused part fails the later parts of its emitter too: their state was made on top of it", { timeout: 20_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "tributary-commit-queue-"));
+  const store = await openStore({ kind: "sqlite", dataDir: dir });
+  try {
+    const queue = new CommitQueue(store);
+    const state = (ids: string[], n: number): EmitterStateRow => ({ emitter_id: "dc_e", user_id: "u_q", db: { seen: ids.length }, dedupe: { ids }, last_ms: 1, last_n: n });
+    const badStep: RunStepRow = {
+      run_id: "r_x", idx: 0, cell_id: null as unknown as string, name: "s0", status: "succeeded", started_at_ms: 1, ended_at_ms: 2,
+      return_value: null, exports: null, logs: null, error: null, attempts: 1, resume_data: null,
+    };
+    // one group: the emitter's first result is refused (a row the store won't take), its second
+    // carries the state the first left (its dedupe memory remembers the first's event), another
+    // emitter's result is independent of both
+    const first = queue.add({ states: [state(["a"], 0)], runSteps: [badStep] });
+    const second = queue.add({ states: [state(["a", "b"], 1)] });
+    const other = queue.add({ states: [{ ...state(["z"], 0), emitter_id: "dc_other" }] });
+    await assert.rejects(first);
+    // before: the second committed, so a's id was remembered without a's event, and a's retry was dropped as a duplicate
+    await assert.rejects(second, (e) => e instanceof DependentPartError);
+    await other;
+    assert.equal(await store.events.state("dc_e"), undefined);
+    assert.deepEqual((await store.events.state("dc_other"))?.dedupe, { ids: ["z"] });
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import type { CommitBatch, Store } from "../../store/port.ts";
-import { isStorageFault } from "./poison.ts";
+import { DependentPartError, isStorageFault } from "./poison.ts";
 import { noMetrics, type CoreMetrics } from "./metrics.ts";
 
 // Group commit (DESIGN §5): results that finish while a transaction is being written wait for
@@ -134,7 +134,18 @@ export class CommitQueue {
   async #onePerTransaction(waiters: Waiter[], usage: CommitBatch["usage"]): Promise<void> {
     // the group's usage goes with the first part that commits (it counts runs that happened)
     let pendingUsage = usage;
+    // A later result of an emitter whose part failed was computed from that part's state (its db,
+    // its dedupe memory): committed alone, it would store that state without the failed part's
+    // events, which its dedupe memory then drops when the failed run runs again. It fails too,
+    // innocent, and runs again from what the store has.
+    const failedEmitters = new Set<string>();
     for (const w of waiters) {
+      const emitters = emittersOf(w.part);
+      const after = emitters.find((id) => failedEmitters.has(id));
+      if (after !== undefined) {
+        w.reject(new DependentPartError(after));
+        continue;
+      }
       const b = emptyBatch();
       merge(b, w.part);
       b.usage = pendingUsage;
@@ -143,11 +154,20 @@ export class CommitQueue {
         pendingUsage = [];
         w.resolve();
       } catch (e) {
+        for (const id of emitters) failedEmitters.add(id);
         w.reject(e);
       }
     }
     if (pendingUsage.length > 0) this.#usage.push(...pendingUsage);
   }
+}
+
+/** the emitters whose state a part carries (db, dedupe memory, last event id) or adds events to */
+function emittersOf(part: CommitPart): string[] {
+  const ids = new Set<string>();
+  if (part.states) for (const s of part.states) ids.add(s.emitter_id);
+  if (part.events) for (const e of part.events) ids.add(e.emitter_id);
+  return [...ids];
 }
 
 function merge(b: CommitBatch, part: CommitPart): void {

@@ -3,15 +3,15 @@
 // none (RunnerTell: a response to send at once). Both leave in order with the replies
 // (runner-main.ts sends them). An answer that never comes (the host died) doesn't matter: the
 // runner dies with the host.
-import type { DataStoreRead, RunnerAnswer, RunnerAsk, RunnerTell } from "../ipc.ts";
+import type { DataStoreRead, RunnerAnswer, RunnerAsk, RunnerCodeAsk, RunnerTell } from "../ipc.ts";
 
 const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 let next = 1;
-let send: ((ask: RunnerAsk) => void) | undefined;
+let send: ((ask: RunnerAsk | RunnerCodeAsk) => void) | undefined;
 let tell: ((t: RunnerTell) => void) | undefined;
 
 /** how asks and tells leave (runner-main.ts: in its outbox, after the replies finished before them) */
-export function connectHost(ways: { ask: (ask: RunnerAsk) => void; tell: (t: RunnerTell) => void }): void {
+export function connectHost(ways: { ask: (ask: RunnerAsk | RunnerCodeAsk) => void; tell: (t: RunnerTell) => void }): void {
   send = ways.ask;
   tell = ways.tell;
 }
@@ -21,14 +21,25 @@ export function tellHost(t: RunnerTell): void {
 }
 
 export function askHost(req: number, store: string, op: DataStoreRead, key?: string): Promise<unknown> {
+  return ask((n) => ({ ask: n, req, store, op, ...(key === undefined ? {} : { key }) }));
+}
+
+/** the code of invoke request `req`, whose code hash is `codeHash` (RunnerCodeAsk) */
+export async function askCode(req: number, codeHash: string): Promise<string> {
+  const code = await ask((n) => ({ ask: n, req, code: codeHash }));
+  if (typeof code !== "string") throw new Error("the host sent no code");
+  return code;
+}
+
+function ask(make: (n: number) => RunnerAsk | RunnerCodeAsk): Promise<unknown> {
   return new Promise((resolve, reject) => {
     if (!send || !process.connected) {
       reject(new Error("the service is not reachable from this sandbox"));
       return;
     }
-    const ask: RunnerAsk = { ask: next++, req, store, op, ...(key === undefined ? {} : { key }) };
-    pending.set(ask.ask, { resolve, reject });
-    send(ask);
+    const a = make(next++);
+    pending.set(a.ask, { resolve, reject });
+    send(a);
   });
 }
 

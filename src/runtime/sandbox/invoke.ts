@@ -9,7 +9,7 @@ import { Instance } from "./instance.ts";
 import { Invocation, invocationError } from "./invocation.ts";
 import { StepLoadError } from "./load/load-workflow.ts";
 import { DataStoreWork } from "./data-store-work.ts";
-import { askHost, tellHost } from "./host-asks.ts";
+import { askCode, askHost, tellHost } from "./host-asks.ts";
 
 /**
  * Warm instances kept per runner (LRU; a busy one is never evicted). Measured with a small
@@ -147,12 +147,18 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
     evict(req.sourceId);
     inst = undefined;
   }
-  const code = inst ? undefined : getCode(req.codeHash);
-  if (!inst && code === undefined) return { needCode: true };
+  const reqId = (req as InvokeRequest & { id?: number }).id ?? 0;
+  let code = inst ? undefined : getCode(req.codeHash);
+  if (!inst && code === undefined) {
+    // Asked for while this run holds its source's place: answering needCode instead let the
+    // source's runs behind it (one finding the code another source brought) run first.
+    code = await askCode(reqId, req.codeHash).catch(() => undefined);
+    if (code === undefined) return { needCode: true };
+    putCode(req.codeHash, code);
+  }
 
   const warm = inst?.warmDb?.epoch === req.dbEpoch ? inst.warmDb.state : undefined;
   const inv = new Invocation(req.limits, (warm ?? DbState.fromObject(req.db)).clone(), req.envJson);
-  const reqId = (req as InvokeRequest & { id?: number }).id ?? 0;
   if (req.respondNow) inv.onImmediate = (response) => tellHost({ req: reqId, response });
   if (req.dataStores && req.dataStores.length > 0) {
     inv.dataStores = new DataStoreWork(req.dataStores, (store, op, key) => askHost(reqId, store, op, key), (n, what) => inv.charge(n, what));
