@@ -10,13 +10,16 @@ import { Api, int, mib, ms, pct, table, treeRss, waitForCount, type Check } from
 // the paced sender (paced.ts: open loop, a batch every 10 ms whatever the answers, up to 256
 // sockets), into a second sink. Reported: ingress p50/p99 (a request waiting for a socket counts
 // that wait), the answers by status (accepted requests wait in the inbox table; past
-// TRIBUTARY_MAX_BACKLOG waiting runs, 100,000 by default, endpoints answer 429 overloaded, which
-// the sender counts and doesn't retry), the peak RSS of the service and its runners, the drain
+// TRIBUTARY_MAX_BACKLOG waiting runs, 20,000 by default, a request waits for room up to
+// TRIBUTARY_OVERLOAD_HOLD_MS, 3 s by default, and is then answered 429 overloaded, which the
+// sender counts and doesn't retry), the peak RSS of the service and its runners, the drain
 // (from the load's end to the last event stored), and the lost: accepted (2xx) requests whose
 // event is not stored once the drain is over (must be 0). The bare node:http server takes the
 // same autocannon load and the same paced rate in the same run, for the ratios.
 
 const MAX_SOCKETS = 256;
+/** TRIBUTARY_OVERLOAD_HOLD_MS's default */
+const HOLD_MS = 3000;
 const QUIET_MS = 15_000;
 
 /** `rate`: requests/s to offer instead of twice the measured capacity */
@@ -35,6 +38,8 @@ export async function benchOverload(seconds: number, rate?: number): Promise<voi
   let capDrainMs: number;
   let offered: number;
   let sent: SendResult;
+  /** how long the paced load really took, its last answers included (s) */
+  let sentSeconds: number;
   let storedAtLoadEnd: number;
   let stored: number;
   let drainMs: number;
@@ -87,7 +92,9 @@ export async function benchOverload(seconds: number, rate?: number): Promise<voi
     };
     const sampler = setInterval(sample, 500);
     try {
+      const sendStart = Date.now();
       sent = await paced(b.endpoint, offered, seconds, (seq) => paddedBody({ kind: "overload", seq }, 200), { maxSockets: MAX_SOCKETS });
+      sentSeconds = (Date.now() - sendStart) / 1000;
       const loadEnd = Date.now();
       storedAtLoadEnd = (await api.eventCount(b.id)) - warmB;
       const done = await waitForCount(async () => (await api.eventCount(b.id)) - warmB, {
@@ -131,11 +138,24 @@ export async function benchOverload(seconds: number, rate?: number): Promise<voi
     { metric: rate === undefined ? `offered: 2x capacity for ${durationS} s (paced)` : `offered: --rate for ${durationS} s (paced)`, value: `${int(offered)} req/s` },
     { metric: "sent, answered 2xx (accepted)", value: `${int(sent.sent)}, ${int(accepted)} (${int(accepted / durationS)}/s)` },
     { metric: "answers by status", value: statuses },
+    // answers wait (at the sender, for one of its sockets, and past the bound at the service, for
+    // room): the load lasts until the last is answered
+    { metric: "load's real length, accepted/s over it", value: `${sentSeconds.toFixed(1)} s, ${int(accepted / sentSeconds)}/s` },
+    { metric: "accepted/s : capacity", value: (accepted / sentSeconds / capacity).toFixed(2) },
     { metric: "429 answers", value: int(sent.statuses[429] ?? 0) },
+    {
+      // past the backlog bound a request waits for room up to the hold bound (3 s by default) and
+      // is refused only after it; the sender's 256 sockets are fewer than may wait, so none is refused at once
+      metric: "quickest 429 (it waited the hold bound out)",
+      value: Number.isFinite(sent.refusedMinMs) ? ms(sent.refusedMinMs) : "no 429",
+      target: `>= ${HOLD_MS - 100} ms`,
+      pass: !Number.isFinite(sent.refusedMinMs) || sent.refusedMinMs >= HOLD_MS - 100,
+    },
     { metric: "errors + timeouts (10 s)", value: int(sent.errors) },
     { metric: "sender behind schedule at the end", value: ms(sent.behindMs) },
     { metric: "ingress p50", value: ms(pct(sent.latencies, 50)) },
-    { metric: "ingress p99", value: ms(pct(sent.latencies, 99)), target: "< 100 ms", pass: pct(sent.latencies, 99) < 100 },
+    // past capacity answers slow down to the runs' pace (they wait for room): no target on them
+    { metric: "ingress p99", value: ms(pct(sent.latencies, 99)) },
     {
       metric: "ingress p99 by 5 s of the load",
       value: sent.byWindow.map((w) => pct([...w].sort((a, b) => a - b), 99).toFixed(0)).join(" / ") + " ms",

@@ -23,6 +23,8 @@ export interface SendResult {
   behindMs: number;
   /** answers by HTTP status */
   statuses: Record<number, number>;
+  /** the quickest 429 answer's round trip, ms (Infinity: none): how long a refused request waited */
+  refusedMinMs: number;
   /** round trips by the 5 s window of the load their request was due in: where a tail comes from */
   byWindow: number[][];
 }
@@ -48,7 +50,7 @@ export async function paced(
   // a tick's share of the rate, kept fractional: 150/s is 1.5 per 10 ms tick, not 2
   const perTick = Math.max(1, (rate * tickMs) / 1000);
   const ticks = Math.round((seconds * 1000) / tickMs);
-  const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [], behindMs: 0, statuses: {}, byWindow: [] };
+  const out: SendResult = { sent: 0, errors: 0, non2xx: 0, accepted: new Set(), latencies: [], behindMs: 0, statuses: {}, byWindow: [], refusedMinMs: Infinity };
   const one = (seq: number): Promise<void> => {
     const started = performance.now();
     return pool.post(path, body(seq)).then(
@@ -59,6 +61,7 @@ export async function paced(
         out.statuses[status] = (out.statuses[status] ?? 0) + 1;
         if (status >= 200 && status < 300) out.accepted.add(seq);
         else out.non2xx++;
+        if (status === 429) out.refusedMinMs = Math.min(out.refusedMinMs, took);
       },
       () => {
         out.errors++;

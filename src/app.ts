@@ -124,7 +124,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     version: VERSION,
     webhookBackoffMs: config.webhookBackoffMs,
     webhookMaxPending: config.webhookMaxPending,
-    backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024, maxWaiting: config.maxBacklog, edgeLagMs: config.edgeLagMs },
+    backlog: { maxInFlight: config.maxInFlight, maxInFlightBytes: config.maxInFlightMb * 1024 * 1024, maxWaiting: config.maxBacklog, holdMs: config.overloadHoldMs, edgeLagMs: config.edgeLagMs },
     metrics,
     ownership,
     ...(clusterToken ? { peers: peerClient(clusterToken, config.invocationTimeoutMs + 5000) } : {}),

@@ -53,6 +53,8 @@ export interface Config {
   maxInFlightMb: number;
   /** accepted runs waiting in the inbox past which endpoints answer 429 overloaded; 0 = no bound */
   maxBacklog: number;
+  /** how long a request past maxBacklog waits for room before its 429, ms; 0 = at once */
+  overloadHoldMs: number;
   /** event-loop delay (p99, ms) past which accepted runs are throttled for the HTTP edge; 0 = never */
   edgeLagMs: number;
   // -- npm packages in components --
@@ -266,6 +268,7 @@ export function resolveConfig(env: Env = process.env, argv: string[] = []): Conf
     maxInFlight: int("TRIBUTARY_MAX_IN_FLIGHT", e.TRIBUTARY_MAX_IN_FLIGHT, 4096, 1),
     maxInFlightMb: int("TRIBUTARY_MAX_IN_FLIGHT_MB", e.TRIBUTARY_MAX_IN_FLIGHT_MB, 128, 1),
     maxBacklog: int("TRIBUTARY_MAX_BACKLOG", e.TRIBUTARY_MAX_BACKLOG, 20_000, 0),
+    overloadHoldMs: int("TRIBUTARY_OVERLOAD_HOLD_MS", e.TRIBUTARY_OVERLOAD_HOLD_MS, 3000, 0),
     edgeLagMs: int("TRIBUTARY_EDGE_LAG_MS", e.TRIBUTARY_EDGE_LAG_MS, 25, 0),
     npm: onOff("TRIBUTARY_NPM", e.TRIBUTARY_NPM, true),
     // npm sets npm_config_registry for the scripts it runs (npm start): its own configured registry

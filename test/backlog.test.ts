@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { assertErrorEnvelope, createSource, endpointPath, startApp, waitFor, type TestApp } from "./helpers.ts";
 
 // TRIBUTARY_MAX_BACKLOG: past a bound on accepted runs waiting in the inbox, endpoints and
-// run-now answer 429 overloaded with Retry-After; what was accepted still runs, nothing is lost.
+// run-now wait for room up to TRIBUTARY_OVERLOAD_HOLD_MS, then answer 429 overloaded with
+// Retry-After; what was accepted still runs, nothing is lost. (The refusals are tested with no
+// hold, the hold on its own.)
 
 const SLOW = `
 export default {
@@ -19,7 +21,7 @@ export default {
 describe("backlog bound", () => {
   let t: TestApp;
   before(async () => {
-    t = await startApp({ TRIBUTARY_MAX_BACKLOG: "5" });
+    t = await startApp({ TRIBUTARY_MAX_BACKLOG: "5", TRIBUTARY_OVERLOAD_HOLD_MS: "0" });
   });
   after(() => t.close());
 
@@ -60,6 +62,10 @@ describe("backlog bound", () => {
     assert.equal(resolveConfig({}).edgeLagMs, 25);
     assert.equal(resolveConfig({ TRIBUTARY_EDGE_LAG_MS: "0" }).edgeLagMs, 0);
     assert.throws(() => resolveConfig({ TRIBUTARY_EDGE_LAG_MS: "soon" }), /TRIBUTARY_EDGE_LAG_MS/);
+    // how long a request past the bound waits for room: 3 s, 0 refuses at once
+    assert.equal(resolveConfig({}).overloadHoldMs, 3000);
+    assert.equal(resolveConfig({ TRIBUTARY_OVERLOAD_HOLD_MS: "0" }).overloadHoldMs, 0);
+    assert.throws(() => resolveConfig({ TRIBUTARY_OVERLOAD_HOLD_MS: "-1" }), /TRIBUTARY_OVERLOAD_HOLD_MS/);
   });
 });
 
@@ -114,7 +120,7 @@ describe("backlog bound, over real HTTP", () => {
   let t: TestApp;
   let base = "";
   before(async () => {
-    t = await startApp({ TRIBUTARY_MAX_BACKLOG: "3" });
+    t = await startApp({ TRIBUTARY_MAX_BACKLOG: "3", TRIBUTARY_OVERLOAD_HOLD_MS: "0" });
     base = await t.app.http.listen({ port: 0, host: "127.0.0.1" });
   });
   after(() => t.close());
@@ -207,5 +213,78 @@ describe("a source disabled with accepted runs waiting", () => {
     }, 20_000, "the five accepted runs");
     assert.deepEqual([...got].sort((a, b) => a - b), [0, 1, 2, 3, 4]);
     await waitFor(async () => (await t.app.store.events.inboxFor(flooded.id, 100)).length === 0, 10_000, "its inbox to drain");
+  });
+});
+
+// Past the bound a request waits for room (a run finishing) instead of being refused: a client
+// a few times faster than the runs sees slower answers, not 429s; past the hold bound, 429.
+describe("overload that holds", () => {
+  let t: TestApp;
+  let base = "";
+  before(async () => {
+    t = await startApp({ TRIBUTARY_MAX_BACKLOG: "3", TRIBUTARY_OVERLOAD_HOLD_MS: "20000" });
+    base = await t.app.http.listen({ port: 0, host: "127.0.0.1" });
+  });
+  after(() => t.close());
+
+  const QUICK = `export default { props: { http: "$.interface.http" }, async run(event) {
+    await new Promise((r) => setTimeout(r, 20)); this.$emit(event.body); } }`;
+
+  test("requests past the bound wait for room and are all accepted, in turn, and every one runs once", async () => {
+    const src = await createSource(t, QUICK);
+    const url = base + endpointPath(src);
+    // 10 closed-loop clients, 6 requests each, against room for 3: before, most got 429
+    let waited = false;
+    const client = async (c: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await fetch(url, { method: "POST", body: JSON.stringify({ c, i }), headers: { "content-type": "application/json" } });
+        await res.text();
+        statuses.push(res.status);
+        if (t.app.core.runtime.backlog.holding > 0) waited = true;
+      }
+      return statuses;
+    };
+    const all = (await Promise.all(Array.from({ length: 10 }, (_, c) => client(c)))).flat();
+    assert.deepEqual([...new Set(all)], [200], "every request accepted");
+    assert.ok(waited, "some requests waited for room");
+    assert.equal(t.app.core.runtime.backlog.refusing, false);
+    const count = async () => (await t.request("GET", `/v1/sources/${src.id}/event_summaries?limit=1`)).body.page_info.total_count as number;
+    await waitFor(async () => ((await count()) >= 60 ? true : undefined), 30_000, "the 60 events");
+    assert.equal(await count(), 60);
+  });
+});
+
+describe("overload past the hold bound", () => {
+  let t: TestApp;
+  let base = "";
+  before(async () => {
+    t = await startApp({ TRIBUTARY_MAX_BACKLOG: "2", TRIBUTARY_OVERLOAD_HOLD_MS: "400" });
+    base = await t.app.http.listen({ port: 0, host: "127.0.0.1" });
+  });
+  after(() => t.close());
+
+  test("a request that found no room within the hold bound is answered 429, after waiting it out", async () => {
+    const src = await createSource(t, SLOW);
+    const url = base + endpointPath(src);
+    const post = async (i: number) => {
+      const started = performance.now();
+      const res = await fetch(url, { method: "POST", body: JSON.stringify({ i }), headers: { "content-type": "application/json" } });
+      await res.text();
+      return { status: res.status, ms: performance.now() - started, retryAfter: res.headers.get("retry-after") };
+    };
+    // runs of 300 ms one after another, room for 2: 12 at once can't all get in within 400 ms
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => post(i)));
+    const refused = replies.filter((r) => r.status === 429);
+    const accepted = replies.filter((r) => r.status === 200);
+    assert.equal(refused.length + accepted.length, 12);
+    assert.ok(refused.length > 0, "some were refused");
+    // refused only once they had waited the bound out (the first few may be refused at once when
+    // no more may wait: at least MIN_HELD may, far more than 12)
+    for (const r of refused) assert.ok(r.ms >= 350, `refused after ${Math.round(r.ms)} ms`);
+    assert.equal(refused[0]!.retryAfter, "1");
+    const count = async () => (await t.request("GET", `/v1/sources/${src.id}/event_summaries?limit=1`)).body.page_info.total_count as number;
+    await waitFor(async () => ((await count()) >= accepted.length ? true : undefined), 30_000, "the accepted runs");
+    assert.equal(await count(), accepted.length);
   });
 });

@@ -36,6 +36,8 @@ export interface CoreDeps {
     maxInFlight: number;
     maxInFlightBytes: number;
     maxWaiting?: number;
+    /** how long a request past maxWaiting waits for room before it is refused, ms (backlog.ts); 0 = refused at once */
+    holdMs?: number;
     /** event-loop delay (p99, ms) past which accepted runs are throttled (edge-first.ts); 0 = never */
     edgeLagMs?: number;
   };

@@ -26,6 +26,10 @@ export interface IncomingHttp {
   contentType: string | undefined;
   url: string;
   clientIp: string;
+  /** the connection it came on: past the backlog bound, waiting requests are let in a connection at a time */
+  connection?: object;
+  /** whether the client has gone (closed its connection): a request it gave up on while it waited is not accepted */
+  gone?: () => boolean;
 }
 
 export const ACCEPTED: HttpResponse = { status: 200, headers: {}, body: { success: true } };
@@ -105,7 +109,16 @@ export class Ingress {
     try {
       // Judged before the request is parsed into an event: past the bound a refusal must cost far
       // less than an acceptance, or refusing would slow the service down instead of relieving it.
-      this.#backlog?.take();
+      // Past the bound it waits for room first (up to the hold bound).
+      const room = this.#backlog?.admit(req.connection, req.body.length);
+      if (room) {
+        await room;
+        // its sender gave up while it waited: it never learns of an acceptance, and may send it again
+        if (req.gone?.()) {
+          this.#backlog?.giveBack();
+          throw new AppError("unavailable", "the client closed the connection while the request waited");
+        }
+      }
       await this.#write(t, () => httpEvent(req));
     } catch (e) {
       // not accepted after all (overloaded, the store failing): its quota reservation goes back
@@ -129,11 +142,12 @@ export class Ingress {
   /** Durably accepts a run of `t` with `event`; it runs in the background, when there is room. */
   async enqueue(t: Target, event: unknown): Promise<void> {
     // counted before the write, so requests arriving together can't all slip under the bound
-    this.#backlog?.take();
+    const room = this.#backlog?.admit();
+    if (room) await room;
     await this.#write(t, () => event);
   }
 
-  /** The write of a run the backlog has counted already (take()); gives the count back if it fails. */
+  /** The write of a run the backlog has counted already (admit()); gives the count back if it fails. */
   async #write(t: Target, event: () => unknown): Promise<void> {
     let seq: number;
     let eventJson: string | undefined;

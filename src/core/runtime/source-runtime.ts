@@ -138,7 +138,7 @@ export class SourceRuntime {
     const log = (err: unknown, what: string) => this.log(err, what);
     this.timers = new Timers(deps.store, this.invocations, this.quotas, log, owns);
     this.capacity = new Capacity(deps.backlog.maxInFlight, deps.backlog.maxInFlightBytes);
-    this.backlog = new Backlog(deps.store, deps.backlog.maxWaiting ?? 0);
+    this.backlog = new Backlog(deps.store, { max: deps.backlog.maxWaiting ?? 0, holdMs: deps.backlog.holdMs ?? 0 });
     this.edgeFirst = new EdgeFirst(this.capacity, deps.backlog.edgeLagMs ?? 0, () => this.backlog.refusing);
     this.pump = new InboxPump({
       store: deps.store,
@@ -148,6 +148,7 @@ export class SourceRuntime {
       log,
       owns,
       announce: (id) => this.#announce.add("inbox", id),
+      runFinished: () => this.backlog.done(),
     });
     this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), this.pump, {
       ownership: this.ownership,
@@ -273,6 +274,7 @@ export class SourceRuntime {
     this.#announce.close();
     this.invocations.stop();
     this.pump.close();
+    this.backlog.close();
     this.edgeFirst.close();
     this.timers.close();
     this.deliveries.close();

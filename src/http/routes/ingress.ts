@@ -56,6 +56,8 @@ export function ingressRoutes(core: Core): FastifyPluginAsync {
         contentType: sent ?? req.headers["content-type"],
         url: `${req.protocol}://${req.host}${req.url}`,
         clientIp: req.ip,
+        connection: req.raw.socket,
+        gone: () => req.raw.socket.destroyed,
       });
       // the plain acceptance is readable from any origin (a customResponse run sets its own headers)
       if (r === ACCEPTED && req.headers.origin !== undefined) reply.header("access-control-allow-origin", "*");
