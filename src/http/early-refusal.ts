@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { envelope } from "./errors.ts";
 import { ENDPOINT_HEADERS } from "./component-reply.ts";
 
-// Past TRIBUTARY_MAX_BACKLOG, HTTP sources' endpoints answer 429 overloaded (core/flow/backlog.ts).
+// Past TRIBUTARY_MAX_BACKLOG, once no more requests may wait for room, HTTP sources' endpoints answer 429 overloaded (core/flow/backlog.ts).
 // Ingress refuses such a request too, but only after Fastify has routed it, read its body and
 // looked its endpoint up: at twice the capacity, refusals that cost that much keep the event loop
 // as busy as acceptances did. Here the refusal is made before Fastify sees the request at all

@@ -151,7 +151,7 @@ describe("(a) every endpoint reply is sandboxed", () => {
     } finally {
       await new Promise<void>((done) => server.close(() => done()));
     }
-    const busy = await startApp({ TRIBUTARY_MAX_BACKLOG: "1" });
+    const busy = await startApp({ TRIBUTARY_MAX_BACKLOG: "1", TRIBUTARY_OVERLOAD_HOLD_MS: "0" });
     try {
       const path = endpointPath(await createSource(busy, SLOW));
       const busyBase = await listenLocally(busy);
