@@ -46,6 +46,8 @@ export class CommitQueue {
   #usage: CommitBatch["usage"] = [];
   #usageWrittenAt = 0;
   #lastCommitAt = -Infinity;
+  /** the group queued now has an urgent part */
+  #urgent = false;
   readonly #metrics: CoreMetrics;
   /** how many results are on their way (invocations running): gathering waits only for those */
   expecting: () => number = () => 1;
@@ -55,10 +57,15 @@ export class CommitQueue {
     this.#metrics = metrics;
   }
 
-  /** resolves once the part is durably committed; rejects when its transaction failed */
-  add(part: CommitPart): Promise<void> {
+  /**
+   * Resolves once the part is durably committed; rejects when its transaction failed. `urgent`:
+   * the work's next move waits on this commit (a workflow step: its run's next step, or its
+   * reply), so its group is not held back to gather more.
+   */
+  add(part: CommitPart, urgent = false): Promise<void> {
     merge(this.#batch, part);
     if (part.usage) this.#usage.push(...part.usage);
+    if (urgent) this.#urgent = true;
     const done = new Promise<void>((resolve, reject) => this.#waiters.push({ part, resolve, reject }));
     this.#schedule();
     return done;
@@ -90,7 +97,10 @@ export class CommitQueue {
       this.#flush();
     };
     // Busy (the last commit ended moments ago) and little waiting: gather a little longer.
-    const busy = performance.now() - this.#lastCommitAt < BUSY_WITHIN_MS && this.#batch.events.length < GATHER_UNTIL_EVENTS && this.expecting() > 0;
+    // Not when a run waits on it: each of its steps waited the gather out, and under load the
+    // steps' commits gated the runs (3-step bench: +10-15% runs/s without).
+    const busy =
+      !this.#urgent && performance.now() - this.#lastCommitAt < BUSY_WITHIN_MS && this.#batch.events.length < GATHER_UNTIL_EVENTS && this.expecting() > 0;
     if (busy) setTimeout(go, GATHER_MS);
     else setImmediate(go);
   }
@@ -106,6 +116,7 @@ export class CommitQueue {
     const waiters = this.#waiters;
     this.#batch = emptyBatch();
     this.#waiters = [];
+    this.#urgent = false;
     const startedAt = performance.now();
     const running = this.#store.events.commit(batch).then(
       () => {

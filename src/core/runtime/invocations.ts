@@ -414,7 +414,8 @@ export class Invocations {
     part.deliveries = out.deliveries;
     part.trims = this.#rows.trims(t.source.id, rows);
     try {
-      await this.#d.commits.add(part);
+      // a workflow step's run goes on (or answers) only once this commit is done
+      await this.#d.commits.add(part, part.runs !== undefined);
     } catch (e) {
       // The in-memory state ran ahead of the store; start again from what the store has.
       this.#rows.reload(t.source.id);
