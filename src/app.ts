@@ -181,6 +181,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     });
     store.onUnavailable((err) => http.log.error({ err }, "storage unavailable: answering 503 until a probe write succeeds"));
     store.onRecovered(() => http.log.warn("storage available again"));
+    // requests waiting for room in the backlog are answered at once, not after the hold bound
+    http.addHook("preClose", async () => core.runtime.backlog.close());
     http.addHook("onClose", shutdown);
     await core.runtime.start();
     return { http, core, store, runners: invoker, createdAdminKey, close: () => http.close() };

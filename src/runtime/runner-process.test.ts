@@ -108,6 +108,29 @@ describe("RunnerProcess", () => {
     }
   });
 
+  it("a source's runs keep their order across its runner's death: those sent after it wait behind those sent again", async () => {
+    const crashing = new RunnerProcess({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts") });
+    try {
+      const keyed = { ...opts(), key: "dc_order", retryOnCrash: true };
+      type Counted = { pid: number; n: number; value: number };
+      const first = [0, 1, 2, 3, 4].map((v) => crashing.request<Counted>(req("counted", v), keyed));
+      await new Promise((r) => setTimeout(r, 10));
+      process.kill(crashing.pid!, "SIGKILL");
+      // sent while its death is being noticed, and just after
+      const later = [5, 6, 7].map((v) => crashing.request<Counted>(req("counted", v), keyed));
+      await new Promise((r) => setImmediate(r));
+      later.push(crashing.request<Counted>(req("counted", 8), keyed));
+      const results = await Promise.all([...first, ...later]);
+      const second = results.filter((r) => r.pid === crashing.pid);
+      assert.ok(second.length >= 4, "the runs after the death ran on the new runner");
+      // on the new runner, in the order they were sent
+      assert.deepEqual(second.map((r) => r.value), [...second].sort((a, b) => a.n - b.n).map((r) => r.value));
+      assert.deepEqual(second.map((r) => r.value), [...second.map((r) => r.value)].sort((a, b) => a - b));
+    } finally {
+      await crashing.close();
+    }
+  });
+
   it("a runner's answer written just before it died counts: durable work is not run again", async () => {
     const dying = new RunnerProcess({ entry: join(import.meta.dirname, "fixtures/fake-runner.ts") });
     try {

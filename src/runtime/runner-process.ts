@@ -222,11 +222,13 @@ export class RunnerProcess {
   // A key's requests go where its earlier ones still are (so they run in order), except to a
   // runner being retired: there they wait until its earlier ones are done, and then go to the new
   // runner. Before, a source always busy kept its retiring runner alive for ever.
+  // Held too: behind requests of the key held already, and while the runner holding its earlier
+  // ones is gone but its death not yet handled (they are sent again then, and must stay first).
   #dispatch(p: Pending): void {
     const key = p.opts.key;
     const holder = key === undefined ? undefined : this.#holderOf(key);
-    if (key !== undefined && holder && this.#children.get(holder)?.retiring) {
-      const held = this.#held.get(key);
+    const held = key === undefined ? undefined : this.#held.get(key);
+    if (key !== undefined && (held || (holder && (this.#children.get(holder)?.retiring || !holder.connected)))) {
       if (held) held.push(p);
       else this.#held.set(key, [p]);
       return;
@@ -237,7 +239,7 @@ export class RunnerProcess {
   }
 
   #holderOf(key: string): ChildProcess | undefined {
-    for (const [child, state] of this.#children) if ((state.keys.get(key) ?? 0) > 0 && child.connected) return child;
+    for (const [child, state] of this.#children) if ((state.keys.get(key) ?? 0) > 0) return child;
     return undefined;
   }
 
@@ -329,9 +331,23 @@ export class RunnerProcess {
     // Its death is handled once its channel is closed too, so every reply it wrote before dying
     // has been read: 'exit' can come while the pipe still holds some, and a finished durable run
     // would then run again.
+    // No new work goes to it once either is seen.
+    let exited = false;
+    let disconnected = false;
+    const gone = () => {
+      if (this.#child === child) this.#child = null;
+      if (exited && disconnected) this.#onDeath(child);
+    };
+    child.once("disconnect", () => {
+      disconnected = true;
+      gone();
+      // a runner that let go of its channel is of no use: it goes, and its work with it
+      if (!exited) setTimeout(() => child.kill("SIGKILL"), 2000).unref();
+    });
     child.once("exit", () => {
-      if (!child.connected) return this.#onDeath(child);
-      child.once("disconnect", () => this.#onDeath(child));
+      exited = true;
+      disconnected ||= !child.connected;
+      gone();
       // a channel that never closes (it can't, with the process gone, but the host must not hang on it)
       setTimeout(() => this.#onDeath(child), 2000).unref();
     });
@@ -470,7 +486,7 @@ export class RunnerProcess {
   #overrun(id: number): void {
     const p = this.#pending.get(id);
     if (!p) return;
-    if (p.opts.retryUnstarted && !p.started && !p.retried) {
+    if (p.opts.retryUnstarted && !p.started && !p.retried && p.child) {
       // not the component's doing: its runner goes, and it is tried again, innocent (#onDeath)
       p.timer = setTimeout(() => this.#overrun(id), p.opts.deadlineMs);
       if (p.child) this.#kill(p.child);
@@ -510,6 +526,9 @@ export class RunnerProcess {
         this.#settle(id, p, p.opts.onCrash());
       }
     }
+    // what was held follows the requests sent again, which were sent first
+    const held = [...this.#held.values()].flat();
+    this.#held.clear();
     // in the order they were first sent (ids grow), so a key's requests keep their order
     for (const p of again.sort((a, b) => a.msg.id - b.msg.id)) {
       if (p.opts.resend) p.msg = { ...p.opts.resend(), id: p.msg.id };
@@ -518,11 +537,7 @@ export class RunnerProcess {
       p.child = undefined;
       this.#dispatch(p);
     }
-    // what was held for the dead runner's keys follows the requests sent again above
-    for (const key of [...this.#held.keys()]) {
-      const holder = this.#holderOf(key);
-      if (!holder || !this.#children.get(holder)?.retiring) this.#release(key);
-    }
+    for (const p of held) if (this.#pending.has(p.msg.id)) this.#dispatch(p);
   }
 
   #unhold(p: Pending): void {

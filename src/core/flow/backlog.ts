@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Store } from "../../store/port.ts";
-import { stackless } from "../../lib/errors.ts";
+import { AppError, stackless } from "../../lib/errors.ts";
 import { HeldQueue } from "./held-queue.ts";
 
 // The brake on accepted work: a bound on runs waiting in the inbox (TRIBUTARY_MAX_BACKLOG). Past
@@ -48,10 +48,11 @@ export class Backlog {
   #refusedAt = -Infinity;
   readonly #held = new HeldQueue();
   #poll: NodeJS.Timeout | undefined;
-  /** requests let in per second, measured over the last second or so: how many may wait */
+  /** accepted runs finished here per second, over the last second or so: how many may wait */
   #pace = 0;
   #paceFrom = performance.now();
-  #letIn = 0;
+  #finished = 0;
+  #closed = false;
   /** what a refusal says */
   readonly refusal: string;
 
@@ -69,6 +70,7 @@ export class Backlog {
    * in turn); `bytes`: what it holds in memory while it waits.
    */
   admit(from?: object, bytes = 0): Promise<void> | undefined {
+    if (this.#closed) throw shuttingDown();
     if (this.#max <= 0) return undefined;
     // A count older than REFRESH_MS may be from before the backlog drained (nothing asked
     // meanwhile), so the request that finds it that old is accepted and a fresh count is taken;
@@ -81,7 +83,10 @@ export class Backlog {
       return undefined;
     }
     if (this.#holdMs <= 0 || this.#held.size >= this.#mayHold() || this.#held.bytes + bytes > MAX_HELD_BYTES) throw this.#refuse();
-    const waiting = this.#held.add(from ?? this, bytes, this.#holdMs, () => this.#refuse());
+    const waiting = this.#held.add(from ?? this, bytes, this.#holdMs, () => {
+      if (this.#held.size === 0) this.#stopPolling();
+      return this.#refuse();
+    });
     this.#pollWhileHeld();
     return waiting;
   }
@@ -90,6 +95,7 @@ export class Backlog {
   done(n = 1): void {
     if (this.#max <= 0) return;
     this.#doneSince += n;
+    this.#finished += n;
     this.#letWaitersIn();
   }
 
@@ -124,11 +130,11 @@ export class Backlog {
     this.#letWaitersIn();
   }
 
-  /** refuses every waiting request (the service stops) */
+  /** refuses every waiting request, and every one after (the service stops) */
   close(): void {
-    clearInterval(this.#poll);
-    this.#poll = undefined;
-    this.#held.refuseAll(() => this.#refuse());
+    this.#closed = true;
+    this.#stopPolling();
+    this.#held.refuseAll(shuttingDown);
   }
 
   #room(): number {
@@ -137,19 +143,25 @@ export class Backlog {
 
   #count(): void {
     this.#acceptedSince++;
-    this.#letIn++;
-    const now = performance.now();
-    if (now - this.#paceFrom >= 1000) {
-      this.#pace = (this.#letIn * 1000) / (now - this.#paceFrom);
-      this.#letIn = 0;
-      this.#paceFrom = now;
-    }
   }
 
-  // As many as would be let in within the hold bound at the pace runs finish: one more would only
-  // wait out the bound and be refused then, holding its connection and body for nothing.
+  // As many as would be let in within the hold bound at the pace runs finish here (room made by
+  // other nodes' runs comes on top): one more would only wait out the bound and be refused then,
+  // holding its connection and body for nothing. Measured over the last second or so, so a pace
+  // that stopped reads 0 (MIN_HELD may still wait).
   #mayHold(): number {
+    const now = performance.now();
+    if (now - this.#paceFrom >= 1000) {
+      this.#pace = (this.#finished * 1000) / (now - this.#paceFrom);
+      this.#finished = 0;
+      this.#paceFrom = now;
+    }
     return Math.min(MAX_HELD, Math.max(MIN_HELD, Math.ceil((this.#pace * this.#holdMs) / 1000)));
+  }
+
+  #stopPolling(): void {
+    clearInterval(this.#poll);
+    this.#poll = undefined;
   }
 
   #refuse(): Error {
@@ -162,10 +174,7 @@ export class Backlog {
       this.#count();
       this.#held.letNextIn();
     }
-    if (this.#held.size === 0 && this.#poll) {
-      clearInterval(this.#poll);
-      this.#poll = undefined;
-    }
+    if (this.#held.size === 0) this.#stopPolling();
   }
 
   // Room made by other nodes' runs shows only in the store's count: read it while requests wait.
@@ -201,4 +210,10 @@ export class Backlog {
       )
       .finally(() => (this.#counting = false));
   }
+}
+
+function shuttingDown(): AppError {
+  const e = new AppError("unavailable", "the service is shutting down: try again in a moment");
+  e.retryAfterSeconds = 1;
+  return e;
 }

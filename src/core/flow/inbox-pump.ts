@@ -57,8 +57,6 @@ export interface InboxPumpDeps {
   owns?: (sourceId: string) => boolean;
   /** tells the source's owner, on another node, that rows wait for it */
   announce?: (sourceId: string) => void;
-  /** an accepted run is done (its row consumed): room in the backlog (backlog.ts) */
-  runFinished?: () => void;
 }
 
 export class InboxPump {
@@ -198,7 +196,6 @@ export class InboxPump {
       )
       .then((failed) => {
         lane.inFlight.delete(seq);
-        if (!failed) this.#d.runFinished?.();
         if (lane.reading && !failed) lane.doneWhileReading.add(seq);
         this.#d.capacity.give(bytes, true);
         if (failed) this.#pause(t.source.id, lane);

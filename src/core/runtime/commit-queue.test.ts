@@ -74,15 +74,21 @@ test("a refused part fails the later parts of its emitter too: their state was m
     // one group: the emitter's first result is refused (a row the store won't take), its second
     // carries the state the first left (its dedupe memory remembers the first's event), another
     // emitter's result is independent of both
-    const first = queue.add({ states: [state(["a"], 0)], runSteps: [badStep] });
-    const second = queue.add({ states: [state(["a", "b"], 1)] });
-    const other = queue.add({ states: [{ ...state(["z"], 0), emitter_id: "dc_other" }] });
+    const basis = { emitter: "dc_e", epoch: 7 };
+    const first = queue.add({ states: [state(["a"], 0)], runSteps: [badStep] }, { basis });
+    const second = queue.add({ states: [state(["a", "b"], 1)] }, { basis });
+    const other = queue.add({ states: [{ ...state(["z"], 0), emitter_id: "dc_other" }] }, { basis: { emitter: "dc_other", epoch: 7 } });
     await assert.rejects(first);
     // before: the second committed, so a's id was remembered without a's event, and a's retry was dropped as a duplicate
     await assert.rejects(second, (e) => e instanceof DependentPartError);
     await other;
     assert.equal(await store.events.state("dc_e"), undefined);
     assert.deepEqual((await store.events.state("dc_other"))?.dedupe, { ids: ["z"] });
+    // a result of the same state that reaches the queue later (an invocation still under way, or
+    // one queued for the next group) fails too; one computed on the state read again commits
+    await assert.rejects(queue.add({ states: [state(["a", "b", "c"], 2)] }, { basis }), (e) => e instanceof DependentPartError);
+    await queue.add({ states: [state(["a"], 0)] }, { basis: { emitter: "dc_e", epoch: 8 } });
+    assert.deepEqual((await store.events.state("dc_e"))?.dedupe, { ids: ["a"] });
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -17,8 +17,15 @@ import { noMetrics, type CoreMetrics } from "./metrics.ts";
 
 export type CommitPart = Partial<CommitBatch>;
 
+/** the emitter state a part was computed on: its emitter, and that state's epoch (event-rows.ts) */
+export interface CommitBasis {
+  emitter: string;
+  epoch: number;
+}
+
 interface Waiter {
   part: CommitPart;
+  basis: CommitBasis | undefined;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -51,6 +58,16 @@ export class CommitQueue {
   readonly #metrics: CoreMetrics;
   /** how many results are on their way (invocations running): gathering waits only for those */
   expecting: () => number = () => 1;
+  /** hears how many inbox rows a commit consumed (backlog.ts: room for as many) */
+  onInboxDone: (n: number) => void = () => {};
+  /**
+   * Per emitter, the newest state epoch a part of which failed to commit. A part computed on that
+   * state or an older one (its db, its dedupe memory include the failed part's doing) must not
+   * commit: it fails too, innocent (DependentPartError), and runs again from what the store has.
+   * Before, the later part committed alone stored the failed part's dedupe memory without its
+   * events, and the failed run, run again, had them dropped as duplicates.
+   */
+  readonly #failed = new Map<string, number>();
 
   constructor(store: Store, metrics: CoreMetrics = noMetrics) {
     this.#store = store;
@@ -62,11 +79,13 @@ export class CommitQueue {
    * the work's next move waits on this commit (a workflow step: its run's next step, or its
    * reply), so its group is not held back to gather more.
    */
-  add(part: CommitPart, urgent = false): Promise<void> {
+  add(part: CommitPart, opts: { urgent?: boolean; basis?: CommitBasis } = {}): Promise<void> {
+    const { urgent = false, basis } = opts;
+    if (this.#dependent(basis)) return Promise.reject(new DependentPartError(basis!.emitter));
     merge(this.#batch, part);
     if (part.usage) this.#usage.push(...part.usage);
     if (urgent) this.#urgent = true;
-    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ part, resolve, reject }));
+    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ part, basis, resolve, reject }));
     this.#schedule();
     return done;
   }
@@ -105,7 +124,29 @@ export class CommitQueue {
     else setImmediate(go);
   }
 
+  #dependent(basis: CommitBasis | undefined): boolean {
+    return basis !== undefined && (this.#failed.get(basis.emitter) ?? -1) >= basis.epoch;
+  }
+
+  #failedOn(w: Waiter): void {
+    if (w.basis) this.#failed.set(w.basis.emitter, Math.max(w.basis.epoch, this.#failed.get(w.basis.emitter) ?? -1));
+  }
+
+  // Parts queued while an earlier part of their emitter failed: out of the group, before it is written.
+  #dropDependent(): void {
+    if (this.#failed.size === 0 || !this.#waiters.some((w) => this.#dependent(w.basis))) return;
+    const keep: Waiter[] = [];
+    for (const w of this.#waiters) {
+      if (this.#dependent(w.basis)) w.reject(new DependentPartError(w.basis!.emitter));
+      else keep.push(w);
+    }
+    this.#waiters = keep;
+    this.#batch = emptyBatch();
+    for (const w of keep) merge(this.#batch, w.part);
+  }
+
   #flush(): void {
+    this.#dropDependent();
     if (this.#running || this.#waiters.length === 0) return;
     if (this.#usage.length > 0 && Date.now() - this.#usageWrittenAt >= USAGE_EVERY_MS) {
       this.#batch.usage = this.#usage;
@@ -121,13 +162,17 @@ export class CommitQueue {
     const running = this.#store.events.commit(batch).then(
       () => {
         this.#metrics.commit(waiters.length, (performance.now() - startedAt) / 1000);
+        if (batch.inboxDone.length > 0) this.#tellInboxDone(batch.inboxDone.length);
         waiters.forEach((w) => w.resolve());
       },
       (e: unknown) => {
         if (waiters.length > 1 && !isStorageFault(e)) return this.#onePerTransaction(waiters, batch.usage);
         // counted runs did happen: their usage is written with a later commit
         this.#usage.push(...batch.usage);
-        waiters.forEach((w) => w.reject(e));
+        for (const w of waiters) {
+          this.#failedOn(w);
+          w.reject(e);
+        }
       },
     );
     this.#running = running;
@@ -145,16 +190,10 @@ export class CommitQueue {
   async #onePerTransaction(waiters: Waiter[], usage: CommitBatch["usage"]): Promise<void> {
     // the group's usage goes with the first part that commits (it counts runs that happened)
     let pendingUsage = usage;
-    // A later result of an emitter whose part failed was computed from that part's state (its db,
-    // its dedupe memory): committed alone, it would store that state without the failed part's
-    // events, which its dedupe memory then drops when the failed run runs again. It fails too,
-    // innocent, and runs again from what the store has.
-    const failedEmitters = new Set<string>();
     for (const w of waiters) {
-      const emitters = emittersOf(w.part);
-      const after = emitters.find((id) => failedEmitters.has(id));
-      if (after !== undefined) {
-        w.reject(new DependentPartError(after));
+      // a later part of an emitter whose part just failed was computed on top of it (#failed)
+      if (this.#dependent(w.basis)) {
+        w.reject(new DependentPartError(w.basis!.emitter));
         continue;
       }
       const b = emptyBatch();
@@ -163,23 +202,26 @@ export class CommitQueue {
       try {
         await this.#store.events.commit(compact(b));
         pendingUsage = [];
+        if (b.inboxDone.length > 0) this.#tellInboxDone(b.inboxDone.length);
         w.resolve();
       } catch (e) {
-        for (const id of emitters) failedEmitters.add(id);
+        this.#failedOn(w);
         w.reject(e);
       }
     }
     if (pendingUsage.length > 0) this.#usage.push(...pendingUsage);
   }
+
+  #tellInboxDone(n: number): void {
+    try {
+      this.onInboxDone(n);
+    } catch {
+      // a listener's failure is its own: the commit stands
+    }
+  }
 }
 
-/** the emitters whose state a part carries (db, dedupe memory, last event id) or adds events to */
-function emittersOf(part: CommitPart): string[] {
-  const ids = new Set<string>();
-  if (part.states) for (const s of part.states) ids.add(s.emitter_id);
-  if (part.events) for (const e of part.events) ids.add(e.emitter_id);
-  return [...ids];
-}
+
 
 function merge(b: CommitBatch, part: CommitPart): void {
   if (part.events) for (const e of part.events) b.events.push(e);

@@ -414,8 +414,10 @@ export class Invocations {
     part.deliveries = out.deliveries;
     part.trims = this.#rows.trims(t.source.id, rows);
     try {
-      // a workflow step's run goes on (or answers) only once this commit is done
-      await this.#d.commits.add(part, part.runs !== undefined);
+      // a workflow step's run goes on (or answers) only once this commit is done; a part that
+      // writes the emitter's state or events depends on the state it was computed on
+      const basis = part.states || rows.length > 0 ? { emitter: t.source.id, epoch: state.epoch } : undefined;
+      await this.#d.commits.add(part, { urgent: part.runs !== undefined, ...(basis ? { basis } : {}) });
     } catch (e) {
       // The in-memory state ran ahead of the store; start again from what the store has.
       this.#rows.reload(t.source.id);

@@ -139,6 +139,8 @@ export class SourceRuntime {
     this.timers = new Timers(deps.store, this.invocations, this.quotas, log, owns);
     this.capacity = new Capacity(deps.backlog.maxInFlight, deps.backlog.maxInFlightBytes);
     this.backlog = new Backlog(deps.store, { max: deps.backlog.maxWaiting ?? 0, holdMs: deps.backlog.holdMs ?? 0 });
+    // an inbox row consumed is room in the backlog, the moment its commit is done
+    this.#commits.onInboxDone = (n) => this.backlog.done(n);
     this.edgeFirst = new EdgeFirst(this.capacity, deps.backlog.edgeLagMs ?? 0, () => this.backlog.refusing);
     this.pump = new InboxPump({
       store: deps.store,
@@ -148,7 +150,6 @@ export class SourceRuntime {
       log,
       owns,
       announce: (id) => this.#announce.add("inbox", id),
-      runFinished: () => this.backlog.done(),
     });
     this.ingress = new Ingress(this.targets, this.invocations, this.quotas, new InboxQueue(deps.store), this.pump, {
       ownership: this.ownership,
