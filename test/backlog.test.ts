@@ -288,3 +288,26 @@ describe("overload past the hold bound", () => {
     assert.equal(await count(), accepted.length);
   });
 });
+
+describe("overload at a stop", () => {
+  test("requests waiting for room are answered 503 at once when the service stops, not after the hold bound", async () => {
+    const t = await startApp({ TRIBUTARY_MAX_BACKLOG: "1", TRIBUTARY_OVERLOAD_HOLD_MS: "60000" });
+    let closed = false;
+    try {
+      const src = await createSource(t, SLOW);
+      const post = (i: number) => t.app.http.inject({ method: "POST", url: endpointPath(src), payload: { i }, headers: { "content-type": "application/json" } });
+      const replies = Array.from({ length: 6 }, (_, i) => post(i));
+      await waitFor(async () => t.app.core.runtime.backlog.holding > 0, 10_000, "a request waiting for room");
+      const started = performance.now();
+      await t.close();
+      closed = true;
+      const statuses = (await Promise.all(replies)).map((r) => r.statusCode);
+      assert.ok(statuses.includes(503), `statuses: ${statuses.join(", ")}`);
+      assert.ok(statuses.every((s) => s === 200 || s === 503), `statuses: ${statuses.join(", ")}`);
+      // before: the stop waited for the hold bound (a minute here)
+      assert.ok(performance.now() - started < 30_000);
+    } finally {
+      if (!closed) await t.close();
+    }
+  });
+});
