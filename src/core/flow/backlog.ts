@@ -79,10 +79,10 @@ export class Backlog {
     if (stale) this.#refresh();
     // those already waiting go first
     if (this.#held.size === 0 && (stale || this.#room() > 0)) {
-      this.#count();
+      this.#acceptedSince++;
       return undefined;
     }
-    if (this.#holdMs <= 0 || this.#held.size >= this.#mayHold() || this.#held.bytes + bytes > MAX_HELD_BYTES) throw this.#refuse();
+    if (!this.#mayWait(bytes)) throw this.#refuse();
     const waiting = this.#held.add(from ?? this, bytes, this.#holdMs, () => {
       if (this.#held.size === 0) this.#stopPolling();
       return this.#refuse();
@@ -117,7 +117,7 @@ export class Backlog {
   get full(): boolean {
     if (this.#max <= 0 || performance.now() - this.#countedAt >= REFRESH_MS) return false;
     if (this.#held.size === 0 && this.#room() > 0) return false;
-    if (this.#holdMs > 0 && this.#held.size < this.#mayHold() && this.#held.bytes < MAX_HELD_BYTES) return false;
+    if (this.#mayWait(0)) return false;
     // asked only to refuse a request, so a yes is a refusal
     this.#refusedAt = performance.now();
     return true;
@@ -141,14 +141,15 @@ export class Backlog {
     return this.#max - Math.max(0, this.#counted + this.#acceptedSince - this.#doneSince);
   }
 
-  #count(): void {
-    this.#acceptedSince++;
-  }
-
   // As many as would be let in within the hold bound at the pace runs finish here (room made by
   // other nodes' runs comes on top): one more would only wait out the bound and be refused then,
   // holding its connection and body for nothing. Measured over the last second or so, so a pace
   // that stopped reads 0 (MIN_HELD may still wait).
+  /** whether one more request, holding `bytes`, may wait for room */
+  #mayWait(bytes: number): boolean {
+    return this.#holdMs > 0 && this.#held.size < this.#mayHold() && this.#held.bytes + bytes <= MAX_HELD_BYTES;
+  }
+
   #mayHold(): number {
     const now = performance.now();
     if (now - this.#paceFrom >= 1000) {
@@ -171,7 +172,7 @@ export class Backlog {
 
   #letWaitersIn(): void {
     while (this.#held.size > 0 && this.#room() > 0) {
-      this.#count();
+      this.#acceptedSince++;
       this.#held.letNextIn();
     }
     if (this.#held.size === 0) this.#stopPolling();
