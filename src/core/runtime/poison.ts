@@ -13,15 +13,20 @@ export function isStorageFault(e: unknown): boolean {
 }
 
 /**
- * A result that was not committed because an earlier result of the same emitter, in the same
- * group, was refused: it ran on that result's state, so it runs again from what the store has.
- * Not its own failure: it doesn't count towards poison.
+ * A result that was not committed because an earlier result of the same emitter was refused: it
+ * ran on that result's state (commit-queue.ts), so it runs again from what the store has. Not its
+ * own failure: it doesn't count towards poison.
  */
 export class DependentPartError extends Error {
   constructor(emitterId: string) {
     super(`an earlier result of ${emitterId} could not be committed, and this one ran on its state; it runs again`);
     this.name = "DependentPartError";
   }
+}
+
+/** a commit failure that is not the work's own: it runs again once the store (or its owner) takes it */
+export function runsAgainLater(e: unknown): boolean {
+  return isStorageFault(e) || isFenced(e) || e instanceof DependentPartError;
 }
 
 /** the work is another node's now (its lease moved, or it finished the work already) */
@@ -32,7 +37,7 @@ export function isFenced(e: unknown): boolean {
 /** Counts a failure of `key`; true once it has failed POISON_TRIES times for a reason of its own. */
 export function countFailure(failures: Map<string | number, number>, key: string | number, e: unknown): boolean {
   // fenced: the work is another node's now, and that node runs it
-  if (isStorageFault(e) || isFenced(e) || e instanceof DependentPartError) return false;
+  if (runsAgainLater(e)) return false;
   const n = (failures.get(key) ?? 0) + 1;
   failures.set(key, n);
   return n >= POISON_TRIES;

@@ -6,7 +6,7 @@ import { newId } from "../../lib/ids.ts";
 import { triggerOf, type InvokeOptions, type StepInvocation, type Target } from "../runtime/target.ts";
 import { loadedRunState, newRunState, resultsBefore, takeRows, stepContext, type RunState } from "./run-record.ts";
 import { afterWait, failRun, settleStep, takeUp, type Next } from "./run-steps.ts";
-import { DependentPartError, isFenced, isStorageFault } from "../runtime/poison.ts";
+import { runsAgainLater } from "../runtime/poison.ts";
 import { parseWait, queuedWait, waitUrls } from "./run-wait.ts";
 import { RunGate } from "./run-gate.ts";
 import { sendRows } from "./run-sends.ts";
@@ -232,7 +232,7 @@ export class RunDriver {
           // store has, and it is taken up again once the store takes writes (or by its new owner).
           // Any other refusal would refuse every try: the run fails here, naming why.
           // One that ran on the state of another run's refused step goes on from what the store has.
-          if (isStorageFault(e) || isFenced(e) || e instanceof DependentPartError) this.#d.log(e, `committing a step of run ${runId} failed; the run goes on once the store takes writes again`);
+          if (runsAgainLater(e)) this.#d.log(e, `committing a step of run ${runId} failed; the run goes on once the store takes writes again`);
           else await this.#refused(t, state, next.idx, e);
           break;
         }
