@@ -247,6 +247,31 @@ describe("durable workflow runs", () => {
     assert.equal(errors.length, 1);
   });
 
+  it("settings.retries after $.flow.rerun: the retry is the same execution (its runs and its rerun context stay)", async () => {
+    const user = await t.newUser();
+    const path = `/rerun-then-flaky-${Date.now()}`;
+    const w = await workflow(
+      user,
+      [
+        {
+          name: "poll",
+          code: step(`
+            const run = $.context.run;
+            if (run.runs === 1) { await fetch("${counterUrl}${path}-first"); $.flow.rerun(50, { from: "first" }); return "not yet"; }
+            const { n } = await (await fetch("${counterUrl}${path}")).json();
+            if (n < 2) throw new Error("try " + n);
+            return { runs: run.runs, context: run.context, n };`),
+        },
+      ],
+      { settings: { retries: 2 } },
+    );
+    await trigger(w, {});
+    const done = await runWhere(user, w, (r) => r.status === "succeeded", "the retried rerun to succeed");
+    assert.deepEqual(done.steps[0].return_value, { runs: 2, context: { from: "first" }, n: 2 });
+    assert.equal(hits.get(`${path}-first`), 1, "the retry did not start the step's executions over");
+    assert.equal(done.steps[0].attempts, 3);
+  });
+
   it("settings: bad values are a 400 naming the field; a PUT without settings keeps them", async () => {
     const user = await t.newUser();
     const steps = [{ name: "s", code: step("return 1;") }];

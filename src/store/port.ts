@@ -639,8 +639,12 @@ export interface RunStore {
   postpone(id: string, wait: string, dueAtMs: number): Promise<void>;
   /** live runs of the partitions whose due time has come, soonest first */
   due(partitions: readonly number[], now: number, limit: number): Promise<RunRow[]>;
-  /** running runs nobody has taken (due_at_ms null): a node running them stopped */
-  orphans(partitions: readonly number[], limit: number): Promise<RunRow[]>;
+  /**
+   * Running runs nobody has taken (due_at_ms null): a node running them stopped. Those a node
+   * drives now read the same, so a reader pages on (`afterId`: the last id of the page before;
+   * pages are in id order).
+   */
+  orphans(partitions: readonly number[], limit: number, afterId?: string): Promise<RunRow[]>;
   /** the soonest due time after `after` of the partitions' live runs (undefined: none) */
   nextDue(partitions: readonly number[], after: number): Promise<number | undefined>;
   /**

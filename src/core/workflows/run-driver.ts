@@ -131,7 +131,7 @@ export class RunDriver {
         await this.#d.settleOnly(t, opts, emptyResult(), this.#invocation(t, state, next, { newRun: true }));
         return emptyResult();
       }
-      return await this.#drive(t, state, { kind: "step", idx: 0, runs: 1, attempt: 1 }, opts, undefined, true);
+      return await this.#drive(t, state, { kind: "step", idx: 0, runs: 1, attempt: 1 }, opts, true);
     } finally {
       this.#runEnded(t);
     }
@@ -178,7 +178,7 @@ export class RunDriver {
       if ((fresh.due_at_ms !== null || fresh.status === "suspended") && !(await this.#claims.load({ id: fresh.id, status: fresh.status, wait: fresh.wait }))) return;
       row = fresh;
       const state = loadedRunState(w, row, await this.#steps.load(row.id), this.#d.version);
-      const { next, timeout, rerun } = afterWait(w, state, now);
+      const { next, timeout } = afterWait(w, state, now);
       if (next.kind !== "step") {
         const result = emptyResult();
         if (timeout) result.error = timeout;
@@ -186,14 +186,14 @@ export class RunDriver {
         return;
       }
       takeUp(state);
-      await this.#drive(t, state, next, {}, rerun, false);
+      await this.#drive(t, state, next, {}, false);
     } finally {
       this.#inFlight.delete(row.id);
       if (counted) this.#runEnded(t);
     }
   }
 
-  async #drive(t: Target, state: RunState, next: Next, opts: RunOptions, rerun: Rerun | undefined, newRun: boolean): Promise<InvokeResult> {
+  async #drive(t: Target, state: RunState, next: Next, opts: RunOptions, newRun: boolean): Promise<InvokeResult> {
     const runId = state.run.id;
     this.#inFlight.add(runId);
     let last = emptyResult();
@@ -214,11 +214,9 @@ export class RunDriver {
         let after = { kind: "end" } as Next;
         const inv = this.#invocation(t, state, next, {
           newRun: first && newRun,
-          ...(rerun ? { rerun } : {}),
           ...(opts.respond && !responded ? { onRespond: reply } : {}),
           onNext: (n) => (after = n),
         });
-        rerun = undefined;
         try {
           last = await this.#d.step(t, first ? opts : {}, inv);
         } catch (e) {
@@ -292,7 +290,7 @@ export class RunDriver {
     t: Target,
     state: RunState,
     next: Next,
-    o: { newRun?: boolean; reportError?: boolean; rerun?: Rerun; onNext?: (n: Next) => void; onRespond?: (r: HttpResponse) => void },
+    o: { newRun?: boolean; reportError?: boolean; onNext?: (n: Next) => void; onRespond?: (r: HttpResponse) => void },
   ): StepInvocation {
     const w = t.workflow!;
     const run: Record<string, unknown> = { customResponse: w.trigger.type === "http" && w.trigger.custom_response === true, context: state.context };
@@ -304,8 +302,8 @@ export class RunDriver {
       run.results = resultsBefore(state, step.idx);
       // signed only for a step whose code can ask for them (an HMAC a step was 3% of the thread)
       if (mayWait(w.steps[step.idx])) run.urls = waitUrls(this.#d.secrets, this.#d.publicUrl, state.run.id, step.idx, step.runs);
-      if (o.rerun?.context !== undefined) run.rerunContext = JSON.parse(o.rerun.context);
-      if (o.rerun?.callback !== undefined) run.callbackRequest = JSON.parse(o.rerun.callback);
+      if (step.rerun?.context !== undefined) run.rerunContext = JSON.parse(step.rerun.context);
+      if (step.rerun?.callback !== undefined) run.callbackRequest = JSON.parse(step.rerun.callback);
     }
     const settings = { retries: w.settings?.retries ?? 0, retryBaseMs: this.#d.retryBaseMs };
     return {
@@ -335,7 +333,6 @@ export class RunDriver {
   }
 }
 
-type Rerun = { context?: string; callback?: string };
 
 
 function emptyResult(): InvokeResult {

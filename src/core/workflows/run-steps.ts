@@ -21,7 +21,12 @@ export interface StepRun {
   runs: number;
   /** 1 for the first try, then one more per retry */
   attempt: number;
+  /** what the $.flow.rerun() that made this execution gave it (kept for its retries) */
+  rerun?: Rerun;
 }
+
+/** a rerun's context and the request that called its resume URL, as JSON */
+export type Rerun = { context?: string; callback?: string };
 
 /** the backoff before retry `attempt` (2, 3, ...): `base`, doubling */
 export function retryDelayMs(base: number, attempt: number): number {
@@ -60,7 +65,8 @@ export function settleStep(w: WorkflowRow, state: RunState, step: StepRun, r: In
     row.exports = report?.exports ?? null;
     if (step.attempt <= o.retries) {
       // the run stays running: the step runs again after the backoff (workflows §3)
-      wait(state, { kind: "retry", idx: step.idx, runs: step.attempt + 1 }, now + retryDelayMs(o.retryBaseMs, step.attempt + 1), "running");
+      const attempt = step.attempt + 1;
+      wait(state, { kind: "retry", idx: step.idx, runs: step.runs, attempt, ...step.rerun }, now + retryDelayMs(o.retryBaseMs, attempt), "running");
       return { next: { kind: "wait" }, reportError: false };
     }
     end(state, "failed", now);
@@ -145,7 +151,7 @@ function end(state: RunState, status: "succeeded" | "failed" | "exited", now: nu
  * step; `timeout`: its suspension timed out (the run fails, committed without running anything);
  * `advance`: the waiting step is over, go on (a step, or the run's end).
  */
-export function afterWait(w: WorkflowRow, state: RunState, now: number): { next: Next; timeout?: InvocationError; rerun?: { context?: string; callback?: string } } {
+export function afterWait(w: WorkflowRow, state: RunState, now: number): { next: Next; timeout?: InvocationError } {
   const { run } = state;
   const wt = parseWait(run.wait);
   if (!wt) {
@@ -155,15 +161,17 @@ export function afterWait(w: WorkflowRow, state: RunState, now: number): { next:
   }
   const row = state.steps[wt.idx];
   switch (wt.kind) {
-    case "retry":
-      return { next: { kind: "step", idx: wt.idx, runs: 1, attempt: wt.runs } };
+    case "retry": {
+      // a row from before `attempt` was kept: its `runs` held the try
+      if (wt.attempt === undefined) return { next: { kind: "step", idx: wt.idx, runs: 1, attempt: wt.runs } };
+      const rerun = rerunOf(wt);
+      return { next: { kind: "step", idx: wt.idx, runs: wt.runs, attempt: wt.attempt, ...(rerun ? { rerun } : {}) } };
+    }
     case "queued":
       return { next: { kind: "step", idx: wt.idx, runs: 1, attempt: 1 } };
-    case "rerun":
-      return {
-        next: { kind: "step", idx: wt.idx, runs: wt.runs + 1, attempt: 1 },
-        rerun: { ...(wt.context === undefined ? {} : { context: wt.context }), ...(wt.callback === undefined ? {} : { callback: wt.callback }) },
-      };
+    case "rerun": {
+      return { next: { kind: "step", idx: wt.idx, runs: wt.runs + 1, attempt: 1, rerun: rerunOf(wt) ?? {} } };
+    }
     case "suspend":
       if (!wt.resumed) {
         const error = { name: "TimeoutError", message: "$.flow.suspend(): nobody resumed the run before its timeout", stack: "", cellId: row?.cell_id };
@@ -179,6 +187,11 @@ export function afterWait(w: WorkflowRow, state: RunState, now: number): { next:
     case "delay":
       return resumedAfter(w, state, wt.idx, now);
   }
+}
+
+function rerunOf(wt: { context?: string; callback?: string }): Rerun | undefined {
+  if (wt.context === undefined && wt.callback === undefined) return undefined;
+  return { ...(wt.context === undefined ? {} : { context: wt.context }), ...(wt.callback === undefined ? {} : { callback: wt.callback }) };
 }
 
 /** A delay or suspension is over: its step has ended, the run goes on after it. */

@@ -14,8 +14,12 @@ export type RunWait =
   | { kind: "suspend"; idx: number; runs: number; resumed?: boolean }
   /** $.flow.rerun: the same step runs again at due_at_ms, or when its resume URL is called */
   | { kind: "rerun"; idx: number; runs: number; max: number; context?: string; callback?: string }
-  /** settings.retries: the failed step runs again at due_at_ms */
-  | { kind: "retry"; idx: number; runs: number }
+  /**
+   * settings.retries: the failed step runs again at due_at_ms, as try `attempt` of the same
+   * execution (`runs`, and a rerun's context and callback, stay). Rows written before `attempt`
+   * existed kept the try in `runs`.
+   */
+  | { kind: "retry"; idx: number; runs: number; attempt?: number; context?: string; callback?: string }
   /** settings.concurrency or rate: the run starts when there is room */
   | { kind: "queued"; idx: number; runs: number };
 

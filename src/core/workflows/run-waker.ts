@@ -92,7 +92,13 @@ export class RunWaker {
     const store = this.#d.store.runs;
     const now = Date.now();
     if (orphans) {
-      for (const run of await store.orphans(held, BATCH)) this.#take(run, true);
+      // the runs this node drives read as orphans too: page past them, until the room is full
+      for (let after: string | undefined; ; ) {
+        const page = await store.orphans(held, BATCH, after);
+        for (const run of page) this.#take(run, true);
+        if (page.length < BATCH || this.#active >= MAX_ACTIVE || this.#closed) break;
+        after = page.at(-1)!.id;
+      }
       // queued runs (settings.concurrency) start when a run of theirs ends; after a restart or a
       // takeover none has ended here yet
       for (const run of await store.queued({ partitions: held }, now, BATCH)) this.#take(run, true);

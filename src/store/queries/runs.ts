@@ -106,7 +106,7 @@ export function runQueries(db: Kysely<Database>): RunStore {
         .slice(0, limit)
         .map(toRun);
     },
-    async orphans(partitions, limit) {
+    async orphans(partitions, limit, afterId) {
       if (partitions.length === 0) return [];
       const rows = await db
         .selectFrom("workflow_runs")
@@ -115,7 +115,8 @@ export function runQueries(db: Kysely<Database>): RunStore {
         .where("status", "=", "running")
         .where("due_at_ms", "is", null)
         .$call((q) => inPartitions(q, partitions))
-        .orderBy("seq")
+        .$call((q) => (afterId === undefined ? q : q.where("id", ">", afterId)))
+        .orderBy("id")
         .limit(limit)
         .execute();
       return rows.map(toRun);
