@@ -6,6 +6,46 @@ const sandboxGlobals = Object.fromEntries(
   ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "queueMicrotask", "URL", "URLSearchParams", "AbortController", "TextEncoder", "TextDecoder", "console"].map((g) => [g, "readonly"]),
 );
 
+const ESBUILD = { name: "esbuild", message: "import src/lib/esbuild.ts: it starts esbuild with an empty environment", allowTypeImports: true };
+
+/** each layer of src/ and what it may not import (the layers above it, and the wiring) */
+const LAYERS = {
+  lib: ["core", "http", "runtime", "store", "bus", "cli", "client", "dashboard"],
+  store: ["core", "http", "runtime", "bus", "cli", "client", "dashboard"],
+  bus: ["core", "http", "runtime", "store", "cli", "client", "dashboard"],
+  runtime: ["core", "http", "store", "bus", "cli", "client", "dashboard"],
+  core: ["http", "cli", "client", "dashboard"],
+  http: ["cli", "client"],
+  client: ["core", "http", "runtime", "store", "bus", "cli", "dashboard", "lib"],
+  dashboard: ["core", "http", "runtime", "store", "bus", "cli"],
+  cli: ["core", "http", "runtime", "store", "bus", "dashboard"],
+};
+const WIRING = ["app.ts", "main.ts"];
+
+function layerRules() {
+  const rule = (layer) => [
+    "error",
+    {
+      paths: layer === "esbuild" ? [] : [ESBUILD],
+      patterns: [
+        {
+          regex: `^(\\.\\./)+(${[...(LAYERS[layer] ?? LAYERS.lib), ...(layer === "cli" ? [] : WIRING)].map((l) => l.replace(".", "\\.")).join("|")})(/|$)`,
+          message: `${layer === "esbuild" ? "lib" : layer}/ imports only the layers below it (docs/architecture.md)`,
+        },
+      ],
+    },
+  ];
+  return [
+    ...Object.keys(LAYERS).map((layer) => ({
+      files: [`src/${layer}/**/*.ts`, `src/${layer}/**/*.tsx`],
+      ignores: ["src/lib/esbuild.ts", "src/**/*.test.ts"],
+      rules: { "no-restricted-imports": rule(layer) },
+    })),
+    { files: ["src/lib/esbuild.ts"], rules: { "no-restricted-imports": rule("esbuild") } },
+    { files: ["src/*.ts", "src/**/*.test.ts"], rules: { "no-restricted-imports": ["error", { paths: [ESBUILD] }] } },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ["node_modules/", "data/", ".tmp/", "src/runtime/sandbox/provided/*.js", "src/registry/*.js", "src/client/schema.ts"] },
   js.configs.recommended,
@@ -16,12 +56,9 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "off",
     },
   },
-  // esbuild inherits the service's environment unless started through src/lib/esbuild.ts
-  {
-    files: ["src/**/*.ts"],
-    ignores: ["src/lib/esbuild.ts"],
-    rules: { "no-restricted-imports": ["error", { paths: [{ name: "esbuild", message: "import src/lib/esbuild.ts: it starts esbuild with an empty environment", allowTypeImports: true }] }] },
-  },
+  // esbuild inherits the service's environment unless started through src/lib/esbuild.ts, and
+  // imports point down the layers only (docs/architecture.md): one rule, so both restrictions hold
+  ...layerRules(),
   { files: ["src/runtime/sandbox/node/*.js"], languageOptions: { globals: sandboxGlobals } },
   { files: ["src/runtime/sandbox/node/forbidden.cjs"], languageOptions: { sourceType: "commonjs", globals: { module: "writable" } } },
   // the fs stand-in (CommonJS, as packages require it) runs in the isolate: its globals are the isolate's

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tributaryClient } from "../src/client/index.ts";
-import { schemaSource, SCHEMA_FILE } from "../src/client/openapi-types.ts";
+import { schemaSource, SCHEMA_FILE } from "../scripts/client-types.ts";
 import { startApp, type TestApp } from "./helpers.ts";
 
 // The typed client (`tributary/client`) against a real service over real HTTP, and its types

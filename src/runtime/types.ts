@@ -1,64 +1,8 @@
 import type { HttpResponse, InvokeRequest, InvokeResult } from "./protocol.ts";
-// What the sandbox reports about a component's module after evaluating it (never running
-// hooks or run). Everything here is plain JSON: functions are reported by name only.
+import type { ComponentMeta } from "../lib/component-meta.ts";
 
-export type PropType =
-  | "string"
-  | "integer"
-  | "boolean"
-  | "object"
-  | "string[]"
-  | "integer[]"
-  | "app"
-  | "$.interface.http"
-  | "$.interface.timer"
-  | "$.service.db"
-  | (string & {});
-
-export interface PropDefinition {
-  name: string;
-  type: PropType;
-  label?: string;
-  description?: string;
-  optional?: boolean;
-  default?: unknown;
-  secret?: boolean;
-  options?: unknown[];
-  min?: number;
-  max?: number;
-  /** for `app` props: the app name */
-  app?: string;
-  /** for `$.interface.http` props */
-  customResponse?: boolean;
-  /** for `$.interface.apphook` props: the app prop it hooks, and the event names (when fixed) */
-  appProp?: string;
-  eventNames?: string[];
-  /** dynamic props (integrations §2): a change of it reloads the props (additionalProps()) */
-  reloadProps?: boolean;
-  /** its `options` is a function: asked with POST /components/{id}/props/{prop}/options */
-  remoteOptions?: boolean;
-  /** its options() takes a search `query` */
-  useQuery?: boolean;
-  /** for `alert` props (shown in the props form, never configured): its kind and its text */
-  alertType?: string;
-  content?: string;
-}
-
-export interface ComponentMeta {
-  key?: string;
-  name?: string;
-  version?: string;
-  description?: string;
-  /** "source" when absent in the code */
-  type: string;
-  /** in declaration order; string shorthands expanded to `{name, type}` */
-  props: PropDefinition[];
-  dedupe?: "unique" | "greatest" | "last";
-  /** names of the hooks present: subset of deploy, activate, deactivate */
-  hooks: string[];
-  methods: string[];
-  hasRun: boolean;
-}
+// What the sandbox reports about a component's module (the store keeps it too, so its types live in lib/)
+export type { ComponentMeta, PropDefinition, PropType } from "../lib/component-meta.ts";
 
 /** The host side of the sandbox, as core sees it. */
 export interface ComponentAnalyzer {

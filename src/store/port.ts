@@ -1,4 +1,4 @@
-import type { ComponentMeta } from "../runtime/types.ts";
+import type { ComponentMeta } from "../lib/component-meta.ts";
 import type { DataStoreOp, DataStoreWrites } from "../lib/data-store-limits.ts";
 export type { DataStoreOp, DataStoreWrites };
 

@@ -1,15 +1,16 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
-import { resolveConfig } from "../config.ts";
-import { buildApp } from "../app.ts";
+import { resolveConfig } from "../src/config.ts";
+import { buildApp } from "../src/app.ts";
 
 // The client's types are generated from the service's own OpenAPI document, so the two can't
-// drift apart unnoticed: `npm run client:types` rewrites src/client/schema.ts, and a test fails
-// when the committed file is not what the document generates now.
+// drift apart unnoticed: `npm run client:types` (this file, run) rewrites src/client/schema.ts, and
+// test/client.test.ts fails when the committed file is not what the document generates now. Out of
+// src/: it builds the whole service, and src/client/ must import nothing above it.
 
-export const SCHEMA_FILE = join(import.meta.dirname, "schema.ts");
+export const SCHEMA_FILE = join(import.meta.dirname, "..", "src", "client", "schema.ts");
 
 const HEADER = `// Generated from /v1/openapi.json by \`npm run client:types\` (openapi-typescript): do not edit.\n`;
 
@@ -33,4 +34,9 @@ export async function currentDocument(): Promise<unknown> {
 export async function schemaSource(doc: unknown): Promise<string> {
   const ast = await openapiTS(doc as Parameters<typeof openapiTS>[0]);
   return HEADER + astToString(ast);
+}
+
+if (import.meta.main) {
+  writeFileSync(SCHEMA_FILE, await schemaSource(await currentDocument()));
+  process.stdout.write(`wrote ${SCHEMA_FILE}\n`);
 }
