@@ -6,8 +6,8 @@ import pg from "pg";
 import mysql from "mysql2/promise";
 import { createSource, serveFiles, startApp, waitEvents, waitFor, type FileServer, type TestApp } from "./helpers.ts";
 import { installedPackages, startRegistry, type FixturePackage, type LocalRegistry } from "./fixtures/npm-registry.ts";
-import { sandboxDns, type DnsClient } from "../src/runtime/sandbox/sandbox-dns.ts";
-import { openSocket, socketTarget } from "../src/runtime/sandbox/socket-target.ts";
+import { sandboxDns, type DnsClient } from "../src/runtime/sandbox/sockets/dns.ts";
+import { openSocket, socketTarget } from "../src/runtime/sandbox/sockets/socket-target.ts";
 import { certificate } from "./fixtures/tls-certificate.ts";
 
 // net, tls and dns inside the sandbox: real drivers (pg, mysql2, installed from a local registry

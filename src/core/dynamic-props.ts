@@ -6,7 +6,7 @@ import type { ComponentRow, UserRow } from "../store/port.ts";
 import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
 import type { InvocationKind, InvokeResult } from "../runtime/protocol.ts";
 import { AppError, invalid, notFound } from "../lib/errors.ts";
-import { parseDescribeResult } from "../runtime/sandbox/meta.ts";
+import { parseDescribeResult } from "../runtime/sandbox/analyze/meta.ts";
 import { sandboxValues } from "./dynamic-prop-values.ts";
 import { ADDED, addedOf, withAdded } from "./added-props.ts";
 

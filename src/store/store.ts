@@ -18,16 +18,16 @@ import { workflowQueries } from "./queries/workflows.ts";
 import { webhookQueries } from "./queries/webhooks.ts";
 import { deliveryQueries } from "./queries/deliveries.ts";
 import { webhookDeliveryQueries } from "./queries/webhook-deliveries.ts";
-import { accountQueries } from "./queries/accounts.ts";
+import { accountQueries } from "./queries/accounts/accounts.ts";
 import { envVarQueries } from "./queries/env-vars.ts";
 import { dataStoreQueries } from "./queries/data-stores.ts";
 import { dataStoreRecordQueries } from "./queries/data-store-records.ts";
 import { leaseQueries } from "./queries/leases.ts";
-import { runQueries } from "./queries/runs.ts";
-import { runSendQueries } from "./queries/run-sends.ts";
+import { runQueries } from "./queries/runs/runs.ts";
+import { runSendQueries } from "./queries/runs/run-sends.ts";
 import { errorNoticeQueries } from "./queries/error-notices.ts";
-import { oauthAppQueries } from "./queries/oauth-apps.ts";
-import { oauthFlowQueries } from "./queries/oauth-flows.ts";
+import { oauthAppQueries } from "./queries/accounts/oauth-apps.ts";
+import { oauthFlowQueries } from "./queries/accounts/oauth-flows.ts";
 
 export interface StoreOptions {
   kind: "sqlite" | "postgres";

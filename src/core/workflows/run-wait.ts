@@ -25,7 +25,7 @@ export type RunWait =
 
 /** The wait of a run that has not started yet: its first step runs when it is taken up. */
 export function queuedWait(): string {
-  // `kind` first: the store finds queued runs by this text's start (queries/runs.ts)
+  // `kind` first: the store finds queued runs by this text's start (store/queries/runs/runs.ts)
   return JSON.stringify({ kind: "queued", idx: 0, runs: 1 } satisfies RunWait);
 }
 

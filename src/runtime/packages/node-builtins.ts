@@ -52,7 +52,7 @@ const BRIDGES: Record<string, string> = {
   http: "http-module.js",
   https: "https-module.js",
   zlib: "zlib.js",
-  // client sockets and DNS, carried by the runner under the address guard (sandbox/sockets.ts)
+  // client sockets and DNS, carried by the runner under the address guard (sandbox/sockets/sockets.ts)
   net: "net.js",
   tls: "tls.js",
   dns: "dns.js",

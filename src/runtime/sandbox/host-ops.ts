@@ -3,8 +3,8 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual, type BinaryToTextEncoding } from "node:crypto";
 import { bufferSource } from "./buffer-source.ts";
 import { webStreamsSource } from "./web-streams-source.ts";
-import { cryptoOp } from "./crypto-keys.ts";
-import { streamCipher } from "./crypto-stream.ts";
+import { cryptoOp } from "./crypto/keys.ts";
+import { streamCipher } from "./crypto/stream.ts";
 
 type Op = (...args: unknown[]) => unknown;
 

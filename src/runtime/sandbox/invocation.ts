@@ -7,7 +7,7 @@ import type { DbState } from "./db-state.ts";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { checkResponseHeaders } from "./response-headers.ts";
 import type { DataStoreWork } from "./data-store-work.ts";
-import { InvocationSockets } from "./sockets.ts";
+import { InvocationSockets } from "./sockets/sockets.ts";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const MAX_ERROR_TEXT = 16 * 1024;

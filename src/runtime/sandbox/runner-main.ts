@@ -3,7 +3,7 @@
 import { AppError } from "../../lib/errors.ts";
 import type { RunnerMessage, RunnerReply } from "../protocol.ts";
 import { batchesOf, type RunnerAsk, type RunnerCodeAsk, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
-import { analyze } from "./analyze.ts";
+import { analyze } from "./analyze/analyze.ts";
 import { invoke, setWarmMemoryMb, setWarmSources } from "./invoke.ts";
 import { entryModes } from "./instance.ts";
 import { useRuntimeBundle } from "./load/runtime-modules.ts";

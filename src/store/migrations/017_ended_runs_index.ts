@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 
-// Retention keeps a workflow's newest ended runs (commit-runs.ts trimRuns): it looks for the
+// Retention keeps a workflow's newest ended runs (queries/commit/runs.ts trimRuns): it looks for the
 // boundary among the ended runs newest first. Through the (workflow_id, seq) index it walked past
 // every live run too, and 30,000 runs waiting in $.flow.delay made each trim 7 ms; this partial
 // index holds only the ended ones.

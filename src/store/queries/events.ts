@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, EventsTable } from "../schema.ts";
 import type { EmitterStateRow, EventRow, EventStore, InboxRow } from "../port.ts";
-import { commitBatch, subtractFromStreamCount } from "./commit.ts";
+import { commitBatch, subtractFromStreamCount } from "./commit/commit.ts";
 import { insertRows, type Dialect } from "./raw-rows.ts";
 import { atLeast, atMost, newerThan, olderThan } from "./event-keys.ts";
 import { errorSummaries } from "./error-summaries.ts";

@@ -3,7 +3,7 @@ import type { Database, UsersTable } from "../schema.ts";
 import type { UserRow, UserStore } from "../port.ts";
 import { pageRows } from "./page.ts";
 import { deleteUserDataStores } from "./data-stores.ts";
-import { deleteUserRuns } from "./runs.ts";
+import { deleteUserRuns } from "./runs/runs.ts";
 
 function toRow(r: Selectable<UsersTable>): UserRow {
   return {

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database, WorkflowsTable } from "../schema.ts";
 import type { WorkflowRow, WorkflowStore } from "../port.ts";
 import { pageRows } from "./page.ts";
-import { deleteWorkflowRuns } from "./runs.ts";
+import { deleteWorkflowRuns } from "./runs/runs.ts";
 
 function toRow(r: Selectable<WorkflowsTable>): WorkflowRow {
   return {

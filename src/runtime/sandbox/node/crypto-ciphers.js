@@ -1,7 +1,7 @@
 // node:crypto's ciphers inside the sandbox: Node's own, run by the runner. Stream ciphers (CTR,
 // chacha20) keep their place in the keystream here and need no runner state (sandbox/
-// crypto-stream.ts); the others are held by the runner for the invocation until final()
-// (sandbox/crypto-ciphers.ts). Bundled into components.
+// crypto/stream.ts); the others are held by the runner for the invocation until final()
+// (sandbox/crypto/ciphers.ts). Bundled into components.
 import { StringDecoder } from "string_decoder";
 import { cipher as hostCipher, cryptoOp } from "tributary:sockets";
 import { fromHost, toBytes } from "./crypto-bytes.js";

@@ -1,5 +1,5 @@
 // node:crypto's key agreement inside the sandbox: ECDH and finite-field Diffie-Hellman. The
-// runner computes (sandbox/crypto-keys.ts); the keys, the component's own, are kept here.
+// runner computes (sandbox/crypto/keys.ts); the keys, the component's own, are kept here.
 import { cryptoOp } from "tributary:sockets";
 import { output, toBytes } from "./crypto-bytes.js";
 

@@ -1,5 +1,5 @@
 // node:crypto's keys inside the sandbox: KeyObject, key import and generation, sign and verify,
-// diffieHellman. The runner does the work (sandbox/crypto-keys.ts); a KeyObject here holds its
+// diffieHellman. The runner does the work (sandbox/crypto/keys.ts); a KeyObject here holds its
 // key's DER, which crosses back with each use. Bundled into components.
 import { cryptoOp } from "tributary:sockets";
 import { fromHost, output, toBytes } from "./crypto-bytes.js";

@@ -1,4 +1,4 @@
-// node:dns/promises inside the sandbox: queries made by the runner (sandbox/sandbox-dns.ts), where
+// node:dns/promises inside the sandbox: queries made by the runner (sandbox/sockets/dns.ts), where
 // a name pointing at loopback or a private network is refused unless the operator allowed that
 // host (TRIBUTARY_FETCH_ALLOW). Bundled into components.
 import { ask } from "tributary:sockets";

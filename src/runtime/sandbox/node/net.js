@@ -1,5 +1,5 @@
 // node:net inside the sandbox, clients only: a Socket is a Duplex whose real socket lives in the
-// runner (sandbox/sockets.ts), under the address guard and the invocation's caps. Reads are pulled
+// runner (sandbox/sockets/sockets.ts), under the address guard and the invocation's caps. Reads are pulled
 // (each answer brings every byte that arrived meanwhile), writes are batched (_writev), so a
 // driver's burst of messages crosses the isolate's boundary once. Bundled into components.
 import { Duplex } from "readable-stream";

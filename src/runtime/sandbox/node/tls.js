@@ -1,4 +1,4 @@
-// node:tls inside the sandbox, clients only: TLS is made by the runner (sandbox/socket-tls.ts),
+// node:tls inside the sandbox, clients only: TLS is made by the runner (sandbox/sockets/socket-tls.ts),
 // which verifies the server's certificate unless rejectUnauthorized is false, as Node does. Both
 // ways of starting it work: tls.connect({host, port}) and tls.connect({socket}) on a connected
 // net socket (STARTTLS, as pg and mysql2 do). Bundled into components.

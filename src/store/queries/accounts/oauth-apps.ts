@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database, OAuthAppsTable } from "../schema.ts";
-import type { OAuthAppRow, OAuthAppStore } from "../port.ts";
+import type { Database, OAuthAppsTable } from "../../schema.ts";
+import type { OAuthAppRow, OAuthAppStore } from "../../port.ts";
 
 function toRow(r: Selectable<OAuthAppsTable>): OAuthAppRow {
   return {

@@ -1,12 +1,12 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database, WorkflowRunStepsTable, WorkflowRunsTable } from "../schema.ts";
-import { PARTITIONS, type RunRow, type RunStepRow, type RunStore } from "../port.ts";
-import { pageRows } from "./page.ts";
-import { IS_LIVE } from "./commit-runs.ts";
+import type { Database, WorkflowRunStepsTable, WorkflowRunsTable } from "../../schema.ts";
+import { PARTITIONS, type RunRow, type RunStepRow, type RunStore } from "../../port.ts";
+import { pageRows } from "../page.ts";
+import { IS_LIVE } from "../commit/runs.ts";
 import { deleteSendsOf } from "./run-sends.ts";
 
 // Workflow runs (migration 014), as the API reads them. They are written only by commits
-// (commit-runs.ts); they go with their workflow (workflows.ts) or their user (users.ts).
+// (commit/runs.ts); they go with their workflow (workflows.ts) or their user (users.ts).
 
 const num = (v: number | null): number | null => (v === null ? null : Number(v));
 

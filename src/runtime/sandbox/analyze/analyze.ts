@@ -1,16 +1,16 @@
 // Runner side of `analyze`: a fresh isolate per call, disposed afterwards, so nothing one
 // component does at its top level can leak into the next analysis.
 import ivm from "isolated-vm";
-import { AppError } from "../../lib/errors.ts";
-import type { ComponentMeta } from "../types.ts";
-import type { AnalyzeRequest } from "../protocol.ts";
+import { AppError } from "../../../lib/errors.ts";
+import type { ComponentMeta } from "../../types.ts";
+import type { AnalyzeRequest } from "../../protocol.ts";
 import { describeComponent } from "./describe.ts";
-import { hostReference } from "./host-reference.ts";
-import { loadComponent } from "./load/load-component.ts";
-import { loadWorkflow, workflowMeta, workflowSteps } from "./load/load-workflow.ts";
+import { hostReference } from "../host-reference.ts";
+import { loadComponent } from "../load/load-component.ts";
+import { loadWorkflow, workflowMeta, workflowSteps } from "../load/load-workflow.ts";
 import { parseDescribeResult } from "./meta.ts";
-import { prepareContext } from "./load/runtime-modules.ts";
-import { createLimits, sandboxError } from "./sandbox-errors.ts";
+import { prepareContext } from "../load/runtime-modules.ts";
+import { createLimits, sandboxError } from "../sandbox-errors.ts";
 
 const MAX_META_CHARS = 1024 * 1024;
 const DESCRIBE = `return (${describeComponent.toString()})($0);`;

@@ -6,9 +6,9 @@ import type { Socket } from "node:net";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
 import { openSocket, socketTarget } from "./socket-target.ts";
 import { tlsInfo, tlsOptions } from "./socket-tls.ts";
-import { sandboxDns } from "./sandbox-dns.ts";
+import { sandboxDns } from "./dns.ts";
 import { failure, SocketEntry } from "./socket-entry.ts";
-import { InvocationCiphers } from "./crypto-ciphers.ts";
+import { InvocationCiphers } from "../crypto/ciphers.ts";
 
 export const MAX_SOCKETS = 16;
 export const MAX_SOCKET_BYTES = 64 * 1024 * 1024;
@@ -27,7 +27,7 @@ export class InvocationSockets {
   #traffic = 0;
   #dns = 0;
   #closed = false;
-  /** node:crypto's ciphers (crypto-ciphers.ts): runner state of the invocation's, gone with it too */
+  /** node:crypto's ciphers (crypto/ciphers.ts): runner state of the invocation's, gone with it too */
   readonly #ciphers = new InvocationCiphers();
 
   constructor(allow: readonly string[]) {

@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore } from "../store.ts";
-import type { RunRow, Store } from "../port.ts";
-import { postgresFor } from "../../../test/helpers.ts";
+import { openStore } from "../../store.ts";
+import type { RunRow, Store } from "../../port.ts";
+import { postgresFor } from "../../../../test/helpers.ts";
 
 // The scan for runs a stopped node left running (RunWaker) reads, page after page, past the runs
 // this node drives itself: they look the same in the store (running, no due time). On the store the

@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../schema.ts";
-import { FencedError, type CommitBatch, type DeliveryRow, type EventRow } from "../port.ts";
-import { atMost } from "./event-keys.ts";
-import { pendingWebhookDelivery } from "./webhook-deliveries.ts";
-import { chunks, deleteWhereIn, insertRows, type Dialect } from "./raw-rows.ts";
-import { writeRuns } from "./commit-runs.ts";
-import { writeDataStores } from "./commit-data-stores.ts";
+import type { Database } from "../../schema.ts";
+import { FencedError, type CommitBatch, type DeliveryRow, type EventRow } from "../../port.ts";
+import { atMost } from "../event-keys.ts";
+import { pendingWebhookDelivery } from "../webhook-deliveries.ts";
+import { chunks, deleteWhereIn, insertRows, type Dialect } from "../raw-rows.ts";
+import { writeRuns } from "./runs.ts";
+import { writeDataStores } from "./data-stores.ts";
 
 const EVENT_COLUMNS = ["emitter_id", "user_id", "event_name", "ms", "n", "emit_id", "indexed_at_ms", "payload", "size", "meta"] as const satisfies readonly (keyof EventRow)[];
 const DELIVERY_COLUMNS = [

@@ -1,9 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createCipheriv, randomBytes } from "node:crypto";
-import { InvocationCiphers, MAX_CIPHERS } from "./crypto-ciphers.ts";
-import { cryptoOp } from "./crypto-keys.ts";
-import { streamCipher } from "./crypto-stream.ts";
+import { InvocationCiphers, MAX_CIPHERS } from "./ciphers.ts";
+import { cryptoOp } from "./keys.ts";
+import { streamCipher } from "./stream.ts";
 
 // The runner's side of the sandbox's node:crypto, called as hostile code would call it.
 

@@ -5,7 +5,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { connect as netConnect, isIP, type LookupFunction, type Socket } from "node:net";
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from "node:tls";
-import { isPrivateAddress } from "../../lib/net-guard.ts";
+import { isPrivateAddress } from "../../../lib/net-guard.ts";
 
 export interface Address {
   address: string;

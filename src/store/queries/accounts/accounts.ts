@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
-import type { AccountsTable, Database } from "../schema.ts";
-import type { AccountRow, AccountStore } from "../port.ts";
-import { pageRows } from "./page.ts";
+import type { AccountsTable, Database } from "../../schema.ts";
+import type { AccountRow, AccountStore } from "../../port.ts";
+import { pageRows } from "../page.ts";
 
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 

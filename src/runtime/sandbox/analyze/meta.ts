@@ -1,7 +1,7 @@
 // The describe step runs in the same context as the component, which may have replaced builtins
 // (JSON, Array.prototype...) to make it lie. So the runner never trusts its output's shape: it
 // rebuilds a ComponentMeta from known fields with checked types before anything reaches core.
-import type { ComponentMeta, PropDefinition } from "../types.ts";
+import type { ComponentMeta, PropDefinition } from "../../types.ts";
 
 type Obj = Record<string, unknown>;
 

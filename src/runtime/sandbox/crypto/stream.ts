@@ -2,11 +2,11 @@
 // far into the keystream it starts, and the cipher is made afresh there, its counter advanced. So
 // a component (ssh2 makes a chacha20 cipher per packet and never ends it) holds no runner handle.
 import { createCipheriv, type CipherKey } from "node:crypto";
-import { keyOf } from "./crypto-keys.ts";
+import { keyOf } from "./keys.ts";
 
 const MAX_UPDATE_BYTES = 16 * 1024 * 1024;
 
-/** whether `alg` is a stream cipher this module runs (others are held: crypto-ciphers.ts) */
+/** whether `alg` is a stream cipher this module runs (others are held: ciphers.ts) */
 export function isStreamCipher(alg: string): boolean {
   return /^aes-(128|192|256)-ctr$/.test(alg) || alg === "chacha20";
 }

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../schema.ts";
-import type { CommitBatch, RunRow, RunStepRow } from "../port.ts";
-import { chunks, insertRows, type Dialect } from "./raw-rows.ts";
-import { insertSends } from "./run-sends.ts";
+import type { Database } from "../../schema.ts";
+import type { CommitBatch, RunRow, RunStepRow } from "../../port.ts";
+import { chunks, insertRows, type Dialect } from "../raw-rows.ts";
+import { insertSends } from "../runs/run-sends.ts";
 
 // The workflow-run part of a commit (migration 014): each step's end writes its run and its step
 // in the transaction of its events, so these statements are on the hot path of workflows. Both are

@@ -3,7 +3,7 @@
 // handed over with the last bytes), when the isolate frees it, or when the invocation ends; at
 // most MAX_CIPHERS are open at once. Arguments come from hostile code and are checked.
 import { createCipheriv, createDecipheriv, getCiphers, type Cipheriv, type Decipheriv, type KeyObject } from "node:crypto";
-import { keyOf } from "./crypto-keys.ts";
+import { keyOf } from "./keys.ts";
 
 export const MAX_CIPHERS = 64;
 const MAX_UPDATE_BYTES = 16 * 1024 * 1024;

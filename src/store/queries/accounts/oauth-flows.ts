@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database, OAuthFlowsTable } from "../schema.ts";
-import type { OAuthFlowRow, OAuthFlowStore } from "../port.ts";
+import type { Database, OAuthFlowsTable } from "../../schema.ts";
+import type { OAuthFlowRow, OAuthFlowStore } from "../../port.ts";
 
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 

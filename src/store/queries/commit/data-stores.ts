@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../schema.ts";
-import type { CommitBatch, DataStoreOp } from "../port.ts";
-import { MAX_KEYS } from "../../lib/data-store-limits.ts";
-import { dataStoreRecordQueries } from "./data-store-records.ts";
+import type { Database } from "../../schema.ts";
+import type { CommitBatch, DataStoreOp } from "../../port.ts";
+import { MAX_KEYS } from "../../../lib/data-store-limits.ts";
+import { dataStoreRecordQueries } from "../data-store-records.ts";
 
 /**
  * Applies the batch's data store writes (runs' `data_store` props, workflows §6) in the commit's

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from "kysely";
-import type { Database, RunSendsTable } from "../schema.ts";
-import { PARTITIONS, type RunSendRow, type RunSendStore } from "../port.ts";
-import { insertRows, type Dialect } from "./raw-rows.ts";
+import type { Database, RunSendsTable } from "../../schema.ts";
+import { PARTITIONS, type RunSendRow, type RunSendStore } from "../../port.ts";
+import { insertRows, type Dialect } from "../raw-rows.ts";
 
 // Sends queued by workflow steps (migration 016): inserted by the step's commit, then claimed,
 // tried and recorded by the node that holds the workflow's partition (core/workflows/run-sender.ts).
