@@ -6,7 +6,7 @@ import { newId } from "../lib/ids.ts";
 import { sha256Hex } from "../lib/hash.ts";
 import { WORKFLOW_MARKER } from "../runtime/workflow-code.ts";
 import { nowSeconds } from "../lib/clock.ts";
-import { fetchText } from "../lib/fetch-text.ts";
+import { fetchText } from "../lib/net/fetch-text.ts";
 
 export interface ComponentInput {
   component_code?: unknown;

@@ -1,7 +1,7 @@
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../lib/errors.ts";
-import { isHopByHop } from "../lib/hop-by-hop.ts";
+import { isHopByHop } from "../lib/net/hop-by-hop.ts";
 import { SESSION_COOKIE } from "../core/dashboard-sessions.ts";
 import type { HttpResponse } from "../runtime/protocol.ts";
 

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { DeliveryRow, WebhookRow } from "../../store/port.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
-import { postJson, type PostOutcome } from "../../lib/post-json.ts";
+import { postJson, type PostOutcome } from "../../lib/net/post-json.ts";
 import { noMetrics, type CoreMetrics } from "../runtime/metrics.ts";
 import { WEBHOOK_TRIES } from "./deliveries.ts";
 

@@ -1,6 +1,6 @@
 import type { RunSendRow, Store } from "../../store/port.ts";
 import { PARTITIONS } from "../../store/port.ts";
-import { guardedFetch } from "../../lib/guarded-fetch.ts";
+import { guardedFetch } from "../../lib/net/guarded-fetch.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import { SoonestTimer } from "../../lib/soonest-timer.ts";
 

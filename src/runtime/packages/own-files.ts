@@ -1,5 +1,5 @@
 import type { PluginBuild } from "../../lib/esbuild.ts";
-import { fetchText } from "../../lib/fetch-text.ts";
+import { fetchText } from "../../lib/net/fetch-text.ts";
 import { isCommonJs } from "../sandbox/load/module-kind.ts";
 
 // The component's own code as the bundler sees it: the saved module (esbuild's stdin) and the

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { fetchBytes } from "../../lib/fetch-text.ts";
+import { fetchBytes } from "../../lib/net/fetch-text.ts";
 import { Limiter } from "./concurrency.ts";
 import { isValidName } from "./package-name.ts";
 import { PackumentCache } from "./packument-cache.ts";

@@ -2,7 +2,7 @@
 // redirects are followed here (never by undici) so that none skips it. The response body is
 // capped, and the caller's signal ends the request with the invocation.
 import type { Response } from "undici";
-import { guardedFetch } from "../../lib/guarded-fetch.ts";
+import { guardedFetch } from "../../lib/net/guarded-fetch.ts";
 
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 const MAX_REDIRECTS = 5;

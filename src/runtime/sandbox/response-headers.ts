@@ -2,7 +2,7 @@
 // which belongs to the server (a component's Transfer-Encoding next to the server's
 // Content-Length makes a reply no client can read), so they are dropped; a name or value Node
 // would refuse to write (CR/LF, control characters) fails the run with a message that says which.
-import { isHopByHop } from "../../lib/hop-by-hop.ts";
+import { isHopByHop } from "../../lib/net/hop-by-hop.ts";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Visible ASCII, space, tab and obs-text; no CR, LF, NUL or other controls.

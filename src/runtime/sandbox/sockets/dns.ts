@@ -5,7 +5,7 @@
 // A name that itself points at the private network is not asked about at all (its TXT, SRV...).
 import { lookup, Resolver } from "node:dns/promises";
 import { isIP } from "node:net";
-import { isPrivateAddress } from "../../../lib/net-guard.ts";
+import { isPrivateAddress } from "../../../lib/net/net-guard.ts";
 import { checkAnswers, hostAllowed, refused } from "./socket-target.ts";
 
 const RRTYPES = new Set(["A", "AAAA", "ANY", "CAA", "CNAME", "MX", "NAPTR", "NS", "PTR", "SOA", "SRV", "TXT"]);

@@ -1,11 +1,11 @@
-// Where a sandbox socket may connect, under the same rule as fetch (lib/net-guard.ts): loopback,
+// Where a sandbox socket may connect, under the same rule as fetch (lib/net/net-guard.ts): loopback,
 // private and link-local addresses only when the operator allowed that exact host:port
 // (TRIBUTARY_FETCH_ALLOW). The name is resolved here once and the socket connects only to
 // addresses that were checked, so a second answer (DNS rebinding, a TTL of 0) can't redirect it.
 import { lookup as dnsLookup } from "node:dns/promises";
 import { connect as netConnect, isIP, type LookupFunction, type Socket } from "node:net";
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from "node:tls";
-import { isPrivateAddress } from "../../../lib/net-guard.ts";
+import { isPrivateAddress } from "../../../lib/net/net-guard.ts";
 
 export interface Address {
   address: string;
