@@ -11,7 +11,7 @@ import { WebhookPage } from "./webhooks/webhook-page.tsx";
 import { AccountsPage } from "./accounts/accounts-page.tsx";
 import { UsagePage } from "./usage-page.tsx";
 import { UsersPage } from "./users-page.tsx";
-import { EmptyState } from "./empty-state.tsx";
+import { EmptyState } from "./ui/empty-state.tsx";
 import { RunPage } from "./runs/run-page.tsx";
 import { EnvVarsPage } from "./env/env-vars-page.tsx";
 import { DataStoresPage } from "./data-stores/data-stores-page.tsx";

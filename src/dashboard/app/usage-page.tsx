@@ -1,9 +1,9 @@
 import { Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { useSession } from "./session-context.ts";
-import { useQuery } from "./use-query.ts";
+import { useQuery } from "./hooks/use-query.ts";
 import { dataOf } from "./api-error.ts";
-import { PageHeader } from "./page-header.tsx";
-import { ErrorAlert } from "./error-alert.tsx";
+import { PageHeader } from "./ui/page-header.tsx";
+import { ErrorAlert } from "./ui/error-alert.tsx";
 
 // Today's usage against the daily quotas (GET /v1/users/me: daily_*_used and daily_*_quota;
 // a quota of 0 is unlimited).

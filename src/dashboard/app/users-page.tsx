@@ -1,15 +1,15 @@
 import { useState, type FormEvent } from "react";
 import { Alert, Badge, Button, Code, Group, Paper, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
 import { useSession } from "./session-context.ts";
-import { emptyPage, usePaged } from "./use-paged.ts";
-import { LoadMore } from "./load-more.tsx";
+import { emptyPage, usePaged } from "./hooks/use-paged.ts";
+import { LoadMore } from "./ui/load-more.tsx";
 import { dataOf, messageOf } from "./api-error.ts";
-import { toastFailed } from "./toasts.ts";
+import { toastFailed } from "./ui/toasts.ts";
 import { formatSeconds } from "./time-format.ts";
-import { PageHeader } from "./page-header.tsx";
-import { ErrorAlert } from "./error-alert.tsx";
-import { EmptyState } from "./empty-state.tsx";
-import { ConfirmButton } from "./confirm-button.tsx";
+import { PageHeader } from "./ui/page-header.tsx";
+import { ErrorAlert } from "./ui/error-alert.tsx";
+import { EmptyState } from "./ui/empty-state.tsx";
+import { ConfirmButton } from "./ui/confirm-button.tsx";
 
 export function UsersPage() {
   const { api, me } = useSession();

@@ -2,8 +2,8 @@ import { useState, type FormEvent } from "react";
 import { Button, Group, Paper, Stack, TextInput, Textarea, Title } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { messageOf } from "../api-error.ts";
-import { toastFailed } from "../toasts.ts";
-import { ErrorAlert } from "../error-alert.tsx";
+import { toastFailed } from "../ui/toasts.ts";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 
 // An account whose credentials are pasted (an API key, a token made elsewhere): nobody refreshes them.
 

@@ -1,6 +1,6 @@
 import { Button, Group, Loader, Paper, Text, Title } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import { dataOf } from "../api-error.ts";
 
 // "Connect" per OAuth app an admin configured: the provider's page, then the account.

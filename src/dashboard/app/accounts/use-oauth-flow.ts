@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useSession } from "../session-context.ts";
 import { messageOf } from "../api-error.ts";
-import { toastDone, toastFailed } from "../toasts.ts";
+import { toastDone, toastFailed } from "../ui/toasts.ts";
 
 // An OAuth connection from the dashboard: the provider's page opens in a new tab (opened in the
 // click itself, so no popup blocker stops it), and the flow is polled until the callback has

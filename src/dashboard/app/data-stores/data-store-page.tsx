@@ -1,12 +1,12 @@
 import { Anchor, Group, Skeleton, Stack, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import { ApiError, dataOf, isNotFound } from "../api-error.ts";
 import { href, navigate } from "../router.ts";
-import { PageHeader } from "../page-header.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
-import { CopyValue } from "../copy-value.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
+import { CopyValue } from "../ui/copy-value.tsx";
 import { formatSeconds } from "../time-format.ts";
 import { RenameStore } from "./rename-store.tsx";
 import { DeleteStore } from "./delete-store.tsx";

@@ -1,12 +1,12 @@
 import { Code, Paper, Skeleton, Stack, Title } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { usePaged } from "../use-paged.ts";
-import { LoadMore } from "../load-more.tsx";
+import { usePaged } from "../hooks/use-paged.ts";
+import { LoadMore } from "../ui/load-more.tsx";
 import { dataOf } from "../api-error.ts";
-import { toastDone } from "../toasts.ts";
-import { PageHeader } from "../page-header.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
+import { toastDone } from "../ui/toasts.ts";
+import { PageHeader } from "../ui/page-header.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
 import { StoreNameForm } from "./store-name-form.tsx";
 import { StoresTable } from "./stores-table.tsx";
 

@@ -1,8 +1,8 @@
 import { useSession } from "../session-context.ts";
-import { useAction } from "../use-action.ts";
-import { toastDone } from "../toasts.ts";
-import { ConfirmButton } from "../confirm-button.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
+import { useAction } from "../hooks/use-action.ts";
+import { toastDone } from "../ui/toasts.ts";
+import { ConfirmButton } from "../ui/confirm-button.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 import type { DataStore } from "./data-store.ts";
 
 const records = (n: number) => (n === 1 ? "its 1 record" : `its ${n.toLocaleString()} records`);

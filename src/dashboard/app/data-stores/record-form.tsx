@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { Button, Group, Stack, TextInput, Textarea } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { toastDone } from "../toasts.ts";
+import { toastDone } from "../ui/toasts.ts";
 import { isNotFound } from "../api-error.ts";
-import { ErrorAlert } from "../error-alert.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 import { noProblems, problemsOf, type Problems } from "../field-problems.ts";
 import { RECORD_FIELDS, type StoreRecord } from "./data-store.ts";
 import { TtlInput, ttlOf, type TtlChoice } from "./ttl-input.tsx";

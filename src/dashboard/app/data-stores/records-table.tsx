@@ -1,10 +1,10 @@
 import { Box, Group, Paper, Table, Text, useMatches } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useAction } from "../use-action.ts";
-import { toastDone } from "../toasts.ts";
-import { JsonView } from "../json-view.tsx";
-import { ConfirmButton } from "../confirm-button.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
+import { useAction } from "../hooks/use-action.ts";
+import { toastDone } from "../ui/toasts.ts";
+import { JsonView } from "../ui/json-view.tsx";
+import { ConfirmButton } from "../ui/confirm-button.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 import type { StoreRecord } from "./data-store.ts";
 import { Expiry } from "./record-expiry.tsx";
 import { RecordModal } from "./record-modal.tsx";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button, Modal } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { toastDone } from "../toasts.ts";
+import { toastDone } from "../ui/toasts.ts";
 import type { DataStore } from "./data-store.ts";
 import { StoreNameForm } from "./store-name-form.tsx";
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { Button, Group, TextInput } from "@mantine/core";
-import { ErrorAlert } from "../error-alert.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 import { noProblems, problemsOf, type Problems } from "../field-problems.ts";
 import { STORE_FIELDS } from "./data-store.ts";
 

@@ -1,7 +1,7 @@
 import type { MouseEvent } from "react";
 import { Anchor, Group, Paper, Table, Text, useMatches } from "@mantine/core";
 import { href, navigate } from "../router.ts";
-import { CopyValue } from "../copy-value.tsx";
+import { CopyValue } from "../ui/copy-value.tsx";
 import { formatSeconds } from "../time-format.ts";
 import type { DataStore } from "./data-store.ts";
 import { RenameStore } from "./rename-store.tsx";

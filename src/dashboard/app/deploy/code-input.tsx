@@ -2,9 +2,9 @@ import { useState } from "react";
 import { Button, Group, Stack } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { messageOf } from "../api-error.ts";
-import { ErrorAlert } from "../error-alert.tsx";
-import { CodeEditor } from "../code-editor.tsx";
-import { readable } from "../code-editor-location.ts";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { CodeEditor } from "../code-editor/code-editor.tsx";
+import { readable } from "../code-editor/code-editor-location.ts";
 import type { Picked } from "./deploy-form.tsx";
 
 const EXAMPLE = `export default {

@@ -4,7 +4,7 @@ import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
 import { messageOf, propErrors } from "../api-error.ts";
 import { navigate } from "../router.ts";
-import { ErrorAlert } from "../error-alert.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 import { PropsForm } from "./props-form.tsx";
 import { collect, type PropDef } from "./prop-types.ts";
 import { usePropsState } from "./use-reloaded-props.ts";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Paper, SegmentedControl, Stack } from "@mantine/core";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
 import { RegistryPicker } from "./registry-picker.tsx";
 import { CodeInput } from "./code-input.tsx";
 import { DeployForm, type Picked } from "./deploy-form.tsx";

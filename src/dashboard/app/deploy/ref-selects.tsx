@@ -1,6 +1,6 @@
 import { NativeSelect } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import type { FormValue } from "./prop-types.ts";
 
 // Props that name something of the user's: an `app` prop one of their connected accounts, a

@@ -1,11 +1,11 @@
 import { useEffect } from "react";
 import { Badge, Card, Group, SimpleGrid, Skeleton, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { usePaged, type PageOf } from "../use-paged.ts";
-import { LoadMore } from "../load-more.tsx";
+import { usePaged, type PageOf } from "../hooks/use-paged.ts";
+import { LoadMore } from "../ui/load-more.tsx";
 import { dataOf } from "../api-error.ts";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
 import type { Picked } from "./deploy-form.tsx";
 import type { PropDef } from "./prop-types.ts";
 

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { Button, Code, Group, Modal, Stack, Switch, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { toastDone } from "../toasts.ts";
-import { ErrorAlert } from "../error-alert.tsx";
+import { toastDone } from "../ui/toasts.ts";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 import { noProblems, problemsOf, type Problems } from "../field-problems.ts";
 import { ENV_FIELDS, type EnvVar } from "./env-var.ts";
 import { ValueInput } from "./value-input.tsx";

@@ -1,10 +1,10 @@
 import { Code, Skeleton, Stack } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import { dataOf } from "../api-error.ts";
-import { PageHeader } from "../page-header.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
 import { AddEnvVar } from "./add-env-var.tsx";
 import { EnvVarsTable } from "./env-vars-table.tsx";
 

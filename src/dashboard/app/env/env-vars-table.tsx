@@ -1,11 +1,11 @@
 import { Badge, Code, Group, Paper, Table, Text, useMatches } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useAction } from "../use-action.ts";
-import { toastDone } from "../toasts.ts";
-import { ConfirmButton } from "../confirm-button.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
+import { useAction } from "../hooks/use-action.ts";
+import { toastDone } from "../ui/toasts.ts";
+import { ConfirmButton } from "../ui/confirm-button.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 import { formatSeconds } from "../time-format.ts";
-import { CopyValue } from "../copy-value.tsx";
+import { CopyValue } from "../ui/copy-value.tsx";
 import { EditEnvVar } from "./edit-env-var.tsx";
 import type { EnvVar } from "./env-var.ts";
 

@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Loader, Stack, Text } from "@mantine/core";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
 import { EventRow } from "./event-row.tsx";
 import { useLiveEvents, type Kind, type LiveState } from "./live-events.ts";
 

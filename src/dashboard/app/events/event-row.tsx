@@ -1,7 +1,7 @@
 import { memo, useState } from "react";
 import { formatWhen } from "../time-format.ts";
 import { Badge, Group, Paper, Text, UnstyledButton } from "@mantine/core";
-import { JsonView } from "../json-view.tsx";
+import { JsonView } from "../ui/json-view.tsx";
 import type { EventSummary } from "./live-events.ts";
 
 // One event of the inspector: a line (time, summary), opened to its JSON. Memoised on the event

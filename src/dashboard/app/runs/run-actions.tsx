@@ -1,9 +1,9 @@
 import { Alert, Button, Group } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useAction } from "../use-action.ts";
+import { useAction } from "../hooks/use-action.ts";
 import { navigate } from "../router.ts";
-import { toastDone } from "../toasts.ts";
-import { ConfirmButton } from "../confirm-button.tsx";
+import { toastDone } from "../ui/toasts.ts";
+import { ConfirmButton } from "../ui/confirm-button.tsx";
 import { ResumeButton } from "./resume-button.tsx";
 import { isLive, type Run } from "./run-types.ts";
 

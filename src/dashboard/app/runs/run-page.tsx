@@ -1,13 +1,13 @@
 import { useCallback, useState } from "react";
 import { Skeleton, Stack, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import { ApiError, dataOf, isNotFound } from "../api-error.ts";
 import { href } from "../router.ts";
-import { PageHeader } from "../page-header.tsx";
-import { CopyValue } from "../copy-value.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
+import { CopyValue } from "../ui/copy-value.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
 import { StatusBadge } from "./run-status-badge.tsx";
 import { RunActions } from "./run-actions.tsx";
 import { RunFacts, WaitingNote } from "./run-facts.tsx";

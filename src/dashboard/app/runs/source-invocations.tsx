@@ -1,6 +1,6 @@
 import { Button, Group, Skeleton, Stack, Text } from "@mantine/core";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
 import { InvocationRow } from "./invocation-row.tsx";
 import { useInvocations } from "./use-invocations.ts";
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useSession } from "../session-context.ts";
 import { dataOf } from "../api-error.ts";
-import type { PageOf, Paged } from "../use-paged.ts";
+import type { PageOf, Paged } from "../hooks/use-paged.ts";
 import { POLL_MS, usePoll } from "./use-poll.ts";
 import type { Run, RunStatus } from "./run-types.ts";
 

@@ -1,5 +1,5 @@
 import { Button, Code, Group, Stack, Text } from "@mantine/core";
-import { JsonView } from "../json-view.tsx";
+import { JsonView } from "../ui/json-view.tsx";
 import { isTruncated } from "./run-types.ts";
 
 /**

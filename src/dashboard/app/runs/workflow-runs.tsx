@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { Group, Select, Skeleton, Stack, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useAction } from "../use-action.ts";
-import { toastDone } from "../toasts.ts";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
-import { LoadMore } from "../load-more.tsx";
+import { useAction } from "../hooks/use-action.ts";
+import { toastDone } from "../ui/toasts.ts";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
+import { LoadMore } from "../ui/load-more.tsx";
 import { RunsTable } from "./runs-table.tsx";
 import { useLiveRuns } from "./use-live-runs.ts";
 import { useNow } from "./run-time.ts";

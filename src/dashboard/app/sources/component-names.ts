@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 
 /** Component id → name, over the caller's own components and the registry's. */
 export function useComponentNames(): Map<string, string> {

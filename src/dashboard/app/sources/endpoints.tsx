@@ -1,5 +1,5 @@
 import { Code, Group, Paper, Text } from "@mantine/core";
-import { CopyValue } from "../copy-value.tsx";
+import { CopyValue } from "../ui/copy-value.tsx";
 
 /** The HTTP endpoints of a source's $.interface.http props: where to send it requests. */
 export function Endpoints({ configured }: { configured: Record<string, unknown> }) {

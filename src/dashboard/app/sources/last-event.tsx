@@ -1,6 +1,6 @@
 import { Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import { dataOf } from "../api-error.ts";
 import { ago, formatWhen } from "../time-format.ts";
 

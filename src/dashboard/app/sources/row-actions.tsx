@@ -3,7 +3,7 @@ import { Button, Group, Stack, Switch, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { messageOf } from "../api-error.ts";
 import { href } from "../router.ts";
-import { toastFailed } from "../toasts.ts";
+import { toastFailed } from "../ui/toasts.ts";
 
 /** A sources-list row's actions: enable/disable in place, and open. A failure shows in the row. */
 export function RowActions({ source, onChanged }: { source: { id: string; name: string; active: boolean }; onChanged: () => Promise<void> }) {

@@ -1,6 +1,6 @@
 import type { TributaryClient as Client } from "../../../client/index.ts";
-import { toastFailed } from "../toasts.ts";
-import { ERRORS_CHANGED } from "../use-error-summaries.ts";
+import { toastFailed } from "../ui/toasts.ts";
+import { ERRORS_CHANGED } from "../hooks/use-error-summaries.ts";
 
 // "Run now" is accepted at once (202) and runs in the background, so its failure would otherwise
 // go unseen: for a while after the request, the source's newest error is watched, and a new one

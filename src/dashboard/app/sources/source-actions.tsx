@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Alert, Button, Group, Modal, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
-import { useAction } from "../use-action.ts";
+import { useAction } from "../hooks/use-action.ts";
 import { navigate } from "../router.ts";
 import { watchRunOutcome } from "./run-outcome.ts";
 

@@ -1,20 +1,20 @@
 import { Badge, Group, Skeleton, Tabs, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import { dataOf, isNotFound, ApiError } from "../api-error.ts";
 import { href, navigate } from "../router.ts";
-import { PageHeader } from "../page-header.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
 import { EventInspector } from "../events/event-inspector.tsx";
 import { SourceActions } from "./source-actions.tsx";
 import { SourceProps } from "./source-props.tsx";
 import { Endpoints } from "./endpoints.tsx";
-import { CopyValue } from "../copy-value.tsx";
+import { CopyValue } from "../ui/copy-value.tsx";
 import { SourceInvocations } from "../runs/source-invocations.tsx";
 import { SourceFacts, scheduleOf } from "./source-facts.tsx";
-import { useErrorSummaries } from "../use-error-summaries.ts";
-import { FailureAlert } from "../failure-badge.tsx";
+import { useErrorSummaries } from "../hooks/use-error-summaries.ts";
+import { FailureAlert } from "../ui/failure-badge.tsx";
 
 // a timer source has no endpoint to send requests to: its empty state says when it runs instead
 const eventsEmpty = (schedule: string | undefined) => ({

@@ -1,17 +1,17 @@
 import { Anchor, Badge, Button, Paper, Table, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { usePaged } from "../use-paged.ts";
-import { LoadMore } from "../load-more.tsx";
+import { usePaged } from "../hooks/use-paged.ts";
+import { LoadMore } from "../ui/load-more.tsx";
 import { dataOf } from "../api-error.ts";
 import { href } from "../router.ts";
-import { PageHeader } from "../page-header.tsx";
-import { EmptyState } from "../empty-state.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 import { LastEvent } from "./last-event.tsx";
 import { useComponentNames } from "./component-names.ts";
 import { RowActions } from "./row-actions.tsx";
-import { useErrorSummaries } from "../use-error-summaries.ts";
-import { FailureBadge } from "../failure-badge.tsx";
+import { useErrorSummaries } from "../hooks/use-error-summaries.ts";
+import { FailureBadge } from "../ui/failure-badge.tsx";
 
 export function SourcesPage() {
   const { api } = useSession();

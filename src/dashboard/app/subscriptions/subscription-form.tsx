@@ -2,8 +2,8 @@ import { useState, type FormEvent } from "react";
 import { Autocomplete, Button, Group, Paper, Select, Title } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { messageOf } from "../api-error.ts";
-import { ErrorAlert } from "../error-alert.tsx";
-import { toastFailed } from "../toasts.ts";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { toastFailed } from "../ui/toasts.ts";
 import type { Named } from "./use-named-ids.ts";
 
 // A new subscription, picked by name: an emitter (a source or workflow), one of its streams, and a

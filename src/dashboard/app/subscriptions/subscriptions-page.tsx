@@ -1,14 +1,14 @@
 import { useState } from "react";
 import { Anchor, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import { dataOf, messageOf } from "../api-error.ts";
-import { PageHeader } from "../page-header.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
-import { ConfirmButton } from "../confirm-button.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
+import { ConfirmButton } from "../ui/confirm-button.tsx";
 import { href } from "../router.ts";
-import { toastFailed } from "../toasts.ts";
+import { toastFailed } from "../ui/toasts.ts";
 import { SubscriptionForm } from "./subscription-form.tsx";
 import { useNamedIds, type Named } from "./use-named-ids.ts";
 

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 
 // The user's sources, workflows and webhooks by id, so subscriptions read as names and are made by
 // picking from lists. The first 100 of each kind: a longer list is searched by typing the id.

@@ -2,12 +2,12 @@ import { useEffect } from "react";
 import { formatWhen } from "../time-format.ts";
 import { Badge, Button, Code, Paper, Skeleton, Table, Text, Title } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import { ApiError, dataOf, isNotFound } from "../api-error.ts";
 import { href } from "../router.ts";
-import { PageHeader } from "../page-header.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
 
 const STATUS_COLOR = { pending: "yellow", delivered: "green", failed: "red" } as const;
 const when = (ms: number | null) => (ms ? formatWhen(ms) : "—");

@@ -1,15 +1,15 @@
 import { useState, type FormEvent } from "react";
 import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { usePaged } from "../use-paged.ts";
-import { LoadMore } from "../load-more.tsx";
+import { usePaged } from "../hooks/use-paged.ts";
+import { LoadMore } from "../ui/load-more.tsx";
 import { dataOf, messageOf } from "../api-error.ts";
 import { href } from "../router.ts";
-import { PageHeader } from "../page-header.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
-import { ConfirmButton } from "../confirm-button.tsx";
-import { toastFailed } from "../toasts.ts";
+import { PageHeader } from "../ui/page-header.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
+import { ConfirmButton } from "../ui/confirm-button.tsx";
+import { toastFailed } from "../ui/toasts.ts";
 import { NewSecret } from "./new-secret.tsx";
 
 export function WebhooksPage() {

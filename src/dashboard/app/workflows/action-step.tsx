@@ -3,7 +3,7 @@ import { Alert, Code, Text } from "@mantine/core";
 import { PropsForm } from "../deploy/props-form.tsx";
 import { initialValues, type FormValue, type PropDef } from "../deploy/prop-types.ts";
 import { useReloadedProps } from "../deploy/use-reloaded-props.ts";
-import { ErrorAlert } from "../error-alert.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 import type { StepErrors } from "./draft-errors.ts";
 import type { StepUpdate } from "./step-card.tsx";
 import type { ActionStep } from "./workflow-draft.ts";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Anchor, Textarea } from "@mantine/core";
-import { CodeEditor } from "../code-editor.tsx";
+import { CodeEditor } from "../code-editor/code-editor.tsx";
 import type { StepErrors } from "./draft-errors.ts";
 import type { StepUpdate } from "./step-card.tsx";
 import type { CodeStep } from "./workflow-draft.ts";

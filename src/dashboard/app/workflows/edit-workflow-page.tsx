@@ -1,12 +1,12 @@
 import { Skeleton } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import { ApiError, dataOf, isNotFound } from "../api-error.ts";
 import { href, navigate } from "../router.ts";
-import { PageHeader } from "../page-header.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
 import { WorkflowForm } from "./workflow-form.tsx";
 import { loadDraft } from "./load-draft.ts";
 

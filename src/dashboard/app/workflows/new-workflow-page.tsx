@@ -2,7 +2,7 @@ import { useState } from "react";
 import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
 import { href, navigate } from "../router.ts";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
 import { WorkflowForm } from "./workflow-form.tsx";
 import { newDraft } from "./workflow-draft.ts";
 

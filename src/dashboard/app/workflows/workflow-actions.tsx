@@ -2,9 +2,9 @@ import { useState } from "react";
 import { Alert, Button, Group } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
-import { useAction } from "../use-action.ts";
+import { useAction } from "../hooks/use-action.ts";
 import { href, navigate } from "../router.ts";
-import { ConfirmButton } from "../confirm-button.tsx";
+import { ConfirmButton } from "../ui/confirm-button.tsx";
 import { RunNowModal, type RunTrigger } from "./run-now-modal.tsx";
 
 interface Workflow {

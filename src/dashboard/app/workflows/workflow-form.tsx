@@ -1,6 +1,6 @@
 import { useCallback, useState, type FormEvent } from "react";
 import { Button, Code, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
-import { ErrorAlert } from "../error-alert.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
 import { StepCard, type StepUpdate } from "./step-card.tsx";
 import { TriggerInput } from "./trigger-input.tsx";
 import { SettingsInput } from "./settings-input.tsx";

@@ -1,18 +1,18 @@
 import { Badge, Code, Group, Skeleton, Tabs, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
-import { useQuery } from "../use-query.ts";
+import { useQuery } from "../hooks/use-query.ts";
 import { ApiError, dataOf, isNotFound } from "../api-error.ts";
 import { href, navigate } from "../router.ts";
-import { PageHeader } from "../page-header.tsx";
-import { ErrorAlert } from "../error-alert.tsx";
-import { EmptyState } from "../empty-state.tsx";
+import { PageHeader } from "../ui/page-header.tsx";
+import { ErrorAlert } from "../ui/error-alert.tsx";
+import { EmptyState } from "../ui/empty-state.tsx";
 import { EventInspector } from "../events/event-inspector.tsx";
 import { triggerText } from "./trigger-text.ts";
 import { WorkflowActions } from "./workflow-actions.tsx";
-import { CopyValue } from "../copy-value.tsx";
+import { CopyValue } from "../ui/copy-value.tsx";
 import { WorkflowRuns } from "../runs/workflow-runs.tsx";
-import { useErrorSummaries } from "../use-error-summaries.ts";
-import { FailureAlert } from "../failure-badge.tsx";
+import { useErrorSummaries } from "../hooks/use-error-summaries.ts";
+import { FailureAlert } from "../ui/failure-badge.tsx";
 
 export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
   const { api } = useSession();

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Text, Tooltip } from "@mantine/core";
-import type { ErrorSummary } from "./use-error-summaries.ts";
-import { ago, formatWhen } from "./time-format.ts";
+import type { ErrorSummary } from "../hooks/use-error-summaries.ts";
+import { ago, formatWhen } from "../time-format.ts";
 
 // A source's or workflow's failures where it is listed or shown: a red count with the newest
 // error's message, linking to where the errors are read.

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { messageOf } from "./api-error.ts";
-import { toastFailed } from "./toasts.ts";
+import { messageOf } from "../api-error.ts";
+import { toastFailed } from "../ui/toasts.ts";
 
 type ApiCall = () => Promise<{ error?: unknown; response: Response }>;
 

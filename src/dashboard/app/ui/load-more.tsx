@@ -1,5 +1,5 @@
 import { Button, Group, Text } from "@mantine/core";
-import { PAGE_SIZE, type Paged } from "./use-paged.ts";
+import { PAGE_SIZE, type Paged } from "../hooks/use-paged.ts";
 
 /** Under a paginated list: how many of how many are shown, and "Load more" while there are more. */
 export function LoadMore({ list, noun }: { list: Paged<{ id: string }>; noun: string }) {

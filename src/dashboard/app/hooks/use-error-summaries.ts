@@ -1,8 +1,8 @@
 import { useEffect, useMemo } from "react";
-import { useSession } from "./session-context.ts";
+import { useSession } from "../session-context.ts";
 import { useQuery } from "./use-query.ts";
-import { dataOf } from "./api-error.ts";
-import type { paths } from "../../client/schema.ts";
+import { dataOf } from "../api-error.ts";
+import type { paths } from "../../../client/schema.ts";
 
 export type ErrorSummary = paths["/v1/users/me/error_summaries"]["get"]["responses"][200]["content"]["application/json"]["data"][number];
 
