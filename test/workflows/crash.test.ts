@@ -5,9 +5,9 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { postgresFor } from "./helpers.ts";
-import { startService as start, stopService as stop } from "./service-process.ts";
-import { openStore } from "../src/store/store.ts";
+import { postgresFor } from "../helpers.ts";
+import { startService as start, stopService as stop } from "../service-process.ts";
+import { openStore } from "../../src/store/store.ts";
 
 // workflows §3: "a run interrupted by a crash resumes at the first step that had not committed,
 // never re-running a committed step". The service process runs a 4-step workflow (half the runs

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { assertErrorEnvelope, detailFields, startApp, waitFor, type TestApp } from "./helpers.ts";
-import { connect } from "./sse-client.ts";
+import { assertErrorEnvelope, detailFields, startApp, waitFor, type TestApp } from "../helpers.ts";
+import { connect } from "../sse-client.ts";
 
 // POST /v1/workflows/{id}/run and GET /workflows/{id}/sse, as their source counterparts.
 

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { browserSkip, go, modalShown, openDashboard, SHOTS, type Dashboard } from "./browser.ts";
-import { startApp, waitFor, type TestApp } from "./helpers.ts";
+import { browserSkip, go, modalShown, openDashboard, SHOTS, type Dashboard } from "../browser.ts";
+import { startApp, waitFor, type TestApp } from "../helpers.ts";
 
 // The dashboard's other props forms with dynamic props (integrations §2), in headless Chromium:
 // a deployed source's props edited from its current values (an account, options loaded from

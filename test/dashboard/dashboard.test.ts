@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core";
-import { createSource, endpointPath, HTTP_COMPONENT, startApp, waitFor, type TestApp } from "./helpers.ts";
+import { createSource, endpointPath, HTTP_COMPONENT, startApp, waitFor, type TestApp } from "../helpers.ts";
 
 // The web dashboard in headless Chromium (Debian's `chromium`, driven by playwright-core): sign
 // in, deploy from the registry with a props form, watch an event arrive live, open an $errors
@@ -15,7 +15,7 @@ import { createSource, endpointPath, HTTP_COMPONENT, startApp, waitFor, type Tes
 // under test-output/screenshots/. The dashboard only talks to the API, so it runs on one store.
 
 const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? "/usr/bin/chromium";
-const SHOTS = join(import.meta.dirname, "..", "test-output", "screenshots");
+const SHOTS = join(import.meta.dirname, "..", "..", "test-output", "screenshots");
 const skip =
   process.env.TRIBUTARY_TEST_STORE === "postgres"
     ? "the dashboard is store-agnostic: its browser tests run in the SQLite pass only"

@@ -1,12 +1,12 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { browserSkip, go as goTo, openDashboard, SHOTS, type Dashboard } from "./browser.ts";
+import { browserSkip, go as goTo, openDashboard, SHOTS, type Dashboard } from "../browser.ts";
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type Page } from "playwright-core";
-import { createSource, startApp, waitFor, type TestApp } from "./helpers.ts";
+import { createSource, startApp, waitFor, type TestApp } from "../helpers.ts";
 
 // Failures that show (headless Chromium): a source's Run now that fails is a toast with the
 // error, failing sources and workflows carry their error count and newest message on the lists

@@ -1,10 +1,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { browserSkip, go as goTo, openDashboard, SHOTS, type Dashboard } from "./browser.ts";
+import { browserSkip, go as goTo, openDashboard, SHOTS, type Dashboard } from "../browser.ts";
 import type {} from "node:net";
 import { join } from "node:path";
 import { type Locator, type Page } from "playwright-core";
-import { startApp, waitFor, type TestApp } from "./helpers.ts";
+import { startApp, waitFor, type TestApp } from "../helpers.ts";
 
 // The dashboard's workflow editor in headless Chromium: steps typed in CodeMirror editors, a
 // syntax error marked on its step's line, saved code shown again for editing, an action step

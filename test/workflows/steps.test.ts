@@ -1,7 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { assertErrorEnvelope, detailFields, startApp, waitFor, type Reply, type TestApp } from "./helpers.ts";
-import { startRegistry, type LocalRegistry } from "./fixtures/npm-registry.ts";
+import { assertErrorEnvelope, detailFields, startApp, waitFor, type Reply, type TestApp } from "../helpers.ts";
+import { startRegistry, type LocalRegistry } from "../fixtures/npm-registry.ts";
 
 // Workflow steps as Pipedream users write them (workflows §1): props on steps, `{{ }}`
 // expressions, saved action components as steps, npm packages in steps, and GET giving back every

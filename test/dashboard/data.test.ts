@@ -1,10 +1,10 @@
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { browserSkip, go as goTo, modalShown as modalFadedIn, openDashboard, SHOTS, type Dashboard } from "./browser.ts";
+import { browserSkip, go as goTo, modalShown as modalFadedIn, openDashboard, SHOTS, type Dashboard } from "../browser.ts";
 import type {} from "node:net";
 import { join } from "node:path";
 import { type Locator, type Page } from "playwright-core";
-import { startApp, type TestApp } from "./helpers.ts";
+import { startApp, type TestApp } from "../helpers.ts";
 
 // The dashboard's environment variables and data stores pages in headless Chromium (Debian's
 // `chromium`, driven by playwright-core), checked against the API: a secret's value never reaches

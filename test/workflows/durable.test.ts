@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "./helpers.ts";
+import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
 
 // Durable runs (workflows §3): each step commits before the next; $.flow.delay, suspend and rerun
 // wait in the store and resume on their own, through their resume URL (with the request as

@@ -1,10 +1,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { resolveConfig } from "../src/config.ts";
-import { buildApp, type App } from "../src/app.ts";
+import { resolveConfig } from "../../src/config.ts";
+import { buildApp, type App } from "../../src/app.ts";
 import {
   assertErrorEnvelope, assertRecentSeconds, detailFields, startApp, waitFor, type Reply, type TestApp,
-} from "./helpers.ts";
+} from "../helpers.ts";
 
 // Workflows (decisions §8) and their two event endpoints (api-v1 §4.2), black-box through the API.
 

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { browserSkip, go, openDashboard, SHOTS, type Dashboard } from "./browser.ts";
-import { startApp, waitFor, type TestApp } from "./helpers.ts";
+import { browserSkip, go, openDashboard, SHOTS, type Dashboard } from "../browser.ts";
+import { startApp, waitFor, type TestApp } from "../helpers.ts";
 
 // The deploy form's dynamic props in headless Chromium (integrations §2): a prop's options loaded
 // from its options() when the list opens, searched on the server, "Load more" (the open list's

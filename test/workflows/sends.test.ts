@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
-import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "./helpers.ts";
+import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
 
 // $.send.http and $.send.email (workflows §2), end to end: queued by a step, sent once the step
 // has committed (a step that then waits has already sent), retried on the webhooks' schedule,

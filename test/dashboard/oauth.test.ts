@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OAuth2Server } from "oauth2-mock-server";
-import { answerOAuthCallback, startApp, waitEvents, type TestApp } from "./helpers.ts";
-import { SHOTS, browserSkip, closedPort, go, openDashboard, type Dashboard } from "./browser.ts";
+import { answerOAuthCallback, startApp, waitEvents, type TestApp } from "../helpers.ts";
+import { SHOTS, browserSkip, closedPort, go, openDashboard, type Dashboard } from "../browser.ts";
 
 // Connecting an OAuth account from the dashboard, in a real browser against a real authorization
 // server started here: "Connect github" opens the provider's page in a new tab, the provider

@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "./helpers.ts";
+import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
 
 // HTTP-triggered workflows that answer their requests themselves (workflows §4: custom_response
 // and $.respond), what steps see of their run ($.context, steps.trigger.context, workflows §2),

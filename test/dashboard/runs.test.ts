@@ -1,11 +1,11 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { browserSkip, closedPort, go as goTo, modalShown as modalFadedIn, openDashboard, SHOTS, type Dashboard } from "./browser.ts";
+import { browserSkip, closedPort, go as goTo, modalShown as modalFadedIn, openDashboard, SHOTS, type Dashboard } from "../browser.ts";
 import { join } from "node:path";
 import { type Page } from "playwright-core";
-import { createSource, endpointPath, startApp, waitFor, type TestApp } from "./helpers.ts";
+import { createSource, endpointPath, startApp, waitFor, type TestApp } from "../helpers.ts";
 
-// The dashboard's run inspector in headless Chromium (as test/dashboard.test.ts): a workflow's
+// The dashboard's run inspector in headless Chromium (as test/dashboard/dashboard.test.ts): a workflow's
 // runs listed live, a run's steps with their values, logs and errors, Replay, Cancel and Resume,
 // and a source's invocations with their errors and log lines. Workflows and sources are made and
 // triggered through the API; the browser only looks and clicks. Screenshots go under
