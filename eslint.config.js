@@ -20,28 +20,24 @@ const LAYERS = {
   dashboard: ["core", "http", "runtime", "store", "bus", "cli"],
   cli: ["core", "http", "runtime", "store", "bus", "dashboard"],
 };
+/** the wiring, which no layer imports but cli/ (its `serve` command starts the service) */
 const WIRING = ["app.ts", "main.ts"];
 
+/** `layer`'s import rule: the layers above it (a relative path up into one of them), and `paths` */
+function layerRule(layer, paths) {
+  const above = [...LAYERS[layer], ...(layer === "cli" ? [] : WIRING)].map((l) => l.replace(".", "\\."));
+  const message = `${layer}/ imports only the layers below it (docs/architecture.md)`;
+  return ["error", { paths, patterns: [{ regex: `^(\\.\\./)+(${above.join("|")})(/|$)`, message }] }];
+}
+
 function layerRules() {
-  const rule = (layer) => [
-    "error",
-    {
-      paths: layer === "esbuild" ? [] : [ESBUILD],
-      patterns: [
-        {
-          regex: `^(\\.\\./)+(${[...(LAYERS[layer] ?? LAYERS.lib), ...(layer === "cli" ? [] : WIRING)].map((l) => l.replace(".", "\\.")).join("|")})(/|$)`,
-          message: `${layer === "esbuild" ? "lib" : layer}/ imports only the layers below it (docs/architecture.md)`,
-        },
-      ],
-    },
-  ];
   return [
     ...Object.keys(LAYERS).map((layer) => ({
       files: [`src/${layer}/**/*.ts`, `src/${layer}/**/*.tsx`],
       ignores: ["src/lib/esbuild.ts", "src/**/*.test.ts"],
-      rules: { "no-restricted-imports": rule(layer) },
+      rules: { "no-restricted-imports": layerRule(layer, [ESBUILD]) },
     })),
-    { files: ["src/lib/esbuild.ts"], rules: { "no-restricted-imports": rule("esbuild") } },
+    { files: ["src/lib/esbuild.ts"], rules: { "no-restricted-imports": layerRule("lib", []) } },
     { files: ["src/*.ts", "src/**/*.test.ts"], rules: { "no-restricted-imports": ["error", { paths: [ESBUILD] }] } },
   ];
 }

@@ -164,14 +164,12 @@ export function afterWait(w: WorkflowRow, state: RunState, now: number): { next:
     case "retry": {
       // a row from before `attempt` was kept: its `runs` held the try
       if (wt.attempt === undefined) return { next: { kind: "step", idx: wt.idx, runs: 1, attempt: wt.runs } };
-      const rerun = rerunOf(wt);
-      return { next: { kind: "step", idx: wt.idx, runs: wt.runs, attempt: wt.attempt, ...(rerun ? { rerun } : {}) } };
+      return { next: { kind: "step", idx: wt.idx, runs: wt.runs, attempt: wt.attempt, rerun: rerunOf(wt) } };
     }
     case "queued":
       return { next: { kind: "step", idx: wt.idx, runs: 1, attempt: 1 } };
-    case "rerun": {
-      return { next: { kind: "step", idx: wt.idx, runs: wt.runs + 1, attempt: 1, rerun: rerunOf(wt) ?? {} } };
-    }
+    case "rerun":
+      return { next: { kind: "step", idx: wt.idx, runs: wt.runs + 1, attempt: 1, rerun: rerunOf(wt) } };
     case "suspend":
       if (!wt.resumed) {
         const error = { name: "TimeoutError", message: "$.flow.suspend(): nobody resumed the run before its timeout", stack: "", cellId: row?.cell_id };
@@ -189,8 +187,8 @@ export function afterWait(w: WorkflowRow, state: RunState, now: number): { next:
   }
 }
 
-function rerunOf(wt: { context?: string; callback?: string }): Rerun | undefined {
-  if (wt.context === undefined && wt.callback === undefined) return undefined;
+/** a wait's rerun members (none for a step that never reran) */
+function rerunOf(wt: Rerun): Rerun {
   return { ...(wt.context === undefined ? {} : { context: wt.context }), ...(wt.callback === undefined ? {} : { callback: wt.callback }) };
 }
 
