@@ -323,8 +323,8 @@ export interface ComponentStore {
   byUserKey(userId: string, key: string): Promise<ComponentRow | undefined>;
   registryByKey(key: string): Promise<ComponentRow | undefined>;
   registryByHash(codeHash: string): Promise<ComponentRow | undefined>;
-  /** a page of the user's own components, or of the registry's when `userId` is null; newest first */
-  list(userId: string | null, page: PageRequest): Promise<Page<ComponentRow> | undefined>;
+  /** a page of the user's own components, or of the registry's when `userId` is null; newest first; of one type when given */
+  list(userId: string | null, page: PageRequest, type?: string): Promise<Page<ComponentRow> | undefined>;
   touch(id: string, updatedAt: number, componentUrl: string | null): Promise<void>;
 }
 
@@ -422,6 +422,8 @@ export interface EnvVarStore {
 export interface DataStoreStore {
   insert(row: Omit<DataStoreRow, "keys">): Promise<void>;
   byId(id: string, nowMs: number): Promise<DataStoreRow | undefined>;
+  /** the owner of each of `ids` that exists (one indexed read, no record counts): id -> user id */
+  ownersOf(ids: readonly string[]): Promise<Map<string, string>>;
   rename(id: string, name: string, updatedAt: number): Promise<void>;
   /** the user's stores, newest first */
   list(userId: string, page: PageRequest, nowMs: number): Promise<Page<DataStoreRow> | undefined>;

@@ -23,6 +23,7 @@ import { RunTrims } from "../workflows/run-record.ts";
 import { RunDriver, type RunOptions } from "../workflows/run-driver.ts";
 import { triggerOf, type StepInvocation } from "./target.ts";
 import { accountFailure, type AccountError } from "../accounts/account-error.ts";
+import { storeFailure, unopenableStores } from "../data-stores/store-refs.ts";
 
 // Runs one invocation of an emitter (a source, or a workflow's steps) and commits its result
 // (DESIGN §1): emits ordered by ts and deduped, db and dedupe state, $errors and $logs, usage,
@@ -121,14 +122,17 @@ export class Invocations {
     const props = runtimeProps(t, this.#d.secrets, this.#d.accounts, (e) => (accountError ??= e), cellId);
     // the owner's process.env: from memory, read only after a change (env-snapshots.ts)
     const env = this.#d.env.snapshot(t.user.id);
-    const [state, propValues, envJson] = await Promise.all([this.#rows.state(t.source), props, env]).catch((e: unknown) => {
+    // the stores it opens are the user's still (saved so, but deleted or not, checked each run)
+    const dataStores = dataStoresOf(t, cellId);
+    const refusedStores = dataStores && unopenableStores(this.#d.store.dataStores, t.user.id, dataStores);
+    const [state, propValues, envJson, unopenable] = await Promise.all([this.#rows.state(t.source), props, env, refusedStores]).catch((e: unknown) => {
       if (!opts.dryRun) this.#d.usage.end(t.user);
       throw e;
     });
     const ctx: InvocationContext = step ? step.ctx : { kind, startedAt: Date.now(), eventJson, trigger: triggerOf(opts) };
     if (step) propValues.$run = step.run;
-    const dataStores = dataStoresOf(t);
-    const pending = accountError ? Promise.resolve(accountFailure(accountError, cellId)) : this.#d.invoker.invoke({
+    const refused = accountError ? accountFailure(accountError, cellId) : unopenable?.length ? storeFailure(unopenable, cellId) : undefined;
+    const pending = refused ? Promise.resolve(refused) : this.#d.invoker.invoke({
       sourceId: t.source.id,
       owner: t.user.id,
       ...(opts.timerNextDueMs !== undefined && Number.isFinite(opts.timerNextDueMs) ? { nextUseAt: opts.timerNextDueMs } : {}),

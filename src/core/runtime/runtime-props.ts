@@ -86,10 +86,14 @@ function resolve(
   return reads ? Promise.all(reads).then(() => out) : out;
 }
 
-/** The data stores the target's props name (a workflow's: every step's), or undefined: none. */
-export function dataStoresOf(t: Target): string[] | undefined {
-  const ids = t.workflow
-    ? t.workflow.steps.flatMap((s) => (s.meta ? dataStoreIds(withAdded(s.meta, s.props), s.props) : []))
+/**
+ * The data stores the target's props name, or undefined: none. A workflow's: the step `cellId`'s
+ * when one step runs (a step opens no other step's store), else every step's.
+ */
+export function dataStoresOf(t: Target, cellId?: string): string[] | undefined {
+  const steps = t.workflow && (cellId === undefined ? t.workflow.steps : t.workflow.steps.filter((s) => s.id === cellId));
+  const ids = steps
+    ? steps.flatMap((s) => (s.meta ? dataStoreIds(withAdded(s.meta, s.props), s.props) : []))
     : dataStoreIds(withAdded(t.component.meta, t.source.props), t.source.props);
   return ids.length > 0 ? [...new Set(ids)] : undefined;
 }

@@ -76,6 +76,11 @@ export function dataStoreQueries(root: Kysely<Database>): DataStoreStore {
       const r = await db.selectFrom("data_stores").selectAll().where("id", "=", id).executeTakeFirst();
       return r ? (await withKeys([r], nowMs))[0] : undefined;
     },
+    async ownersOf(ids) {
+      if (ids.length === 0) return new Map();
+      const rows = await db.selectFrom("data_stores").select(["id", "user_id"]).where("id", "in", [...ids]).execute();
+      return new Map(rows.map((r) => [r.id, r.user_id]));
+    },
     async rename(id, name, updatedAt) {
       await db.updateTable("data_stores").set({ name, updated_at: updatedAt }).where("id", "=", id).execute();
     },
