@@ -81,6 +81,48 @@ test("GET /components/registry: every registry component, paginated, without cod
   assert.ok(!again.body.data.some((c: any) => c.id === mine.id));
 });
 
+test("?type=source|action: only components of that type, paged within them; another type is a 400 naming type", async () => {
+  const user = await t.newUser();
+  const action = (key: string) => `export default { key: "${key}", name: "${key}", version: "0.0.1", type: "action", props: {}, async run() { return 1; } };`;
+  const publish = async (componentCode: string) => {
+    const res = await t.request("POST", "/v1/components/registry", { key: t.adminKey, body: { component_code: componentCode } });
+    assert.equal(res.status, 200, res.text);
+    return res.body.data;
+  };
+  const actions = [await publish(action("typed-action-1")), await publish(action("typed-action-2"))];
+  const source = await save("typed-source", t.adminKey, "/v1/components/registry");
+  const all = await t.request("GET", "/v1/components/registry?limit=100", { key: user.key });
+
+  const onlyActions = await t.request("GET", "/v1/components/registry?type=action&limit=100", { key: user.key });
+  assert.equal(onlyActions.status, 200, onlyActions.text);
+  assert.ok(onlyActions.body.data.every((c: any) => c.type === "action"), onlyActions.text);
+  assert.deepEqual(onlyActions.body.data.slice(0, 2).map((c: any) => c.id), actions.map((c) => c.id).reverse());
+  const onlySources = await t.request("GET", "/v1/components/registry?type=source&limit=100", { key: user.key });
+  assert.ok(onlySources.body.data.every((c: any) => c.type === "source"), onlySources.text);
+  assert.equal(onlySources.body.data[0].id, source.id);
+  assert.equal(onlyActions.body.page_info.total_count + onlySources.body.page_info.total_count, all.body.page_info.total_count);
+
+  // the cursor pages within the type: the second action comes after the first, with no source between
+  const first = await t.request("GET", "/v1/components/registry?type=action&limit=1", { key: user.key });
+  assert.deepEqual(first.body.data.map((c: any) => c.id), [actions[1].id]);
+  const next = await t.request("GET", `/v1/components/registry?type=action&limit=1&after=${first.body.page_info.end_cursor}`, { key: user.key });
+  assert.deepEqual(next.body.data.map((c: any) => c.id), [actions[0].id]);
+
+  // a user's own list takes the same filter
+  const mine = await t.request("POST", "/v1/components", { key: user.key, body: { component_code: action("my-typed-action") } });
+  await save("my-typed-source", user.key);
+  const myActions = await t.request("GET", "/v1/users/me/components?type=action", { key: user.key });
+  assert.deepEqual(myActions.body.data.map((c: any) => c.id), [mine.body.data.id]);
+
+  for (const path of ["/v1/components/registry", "/v1/users/me/components"]) {
+    for (const q of ["type=actions", "type=", "type=Source"]) {
+      const bad = await t.request("GET", `${path}?${q}`, { key: user.key });
+      assertErrorEnvelope(bad, 400, "invalid_request");
+      assert.deepEqual(detailFields(bad), ["type"], bad.text);
+    }
+  }
+});
+
 test("component lists: bad inputs are 400 with details, no key is 401", async () => {
   const user = await t.newUser();
   const other = await t.newUser();

@@ -2275,6 +2275,8 @@ export interface paths {
                     limit?: number;
                     after?: string;
                     before?: string;
+                    /** @description only components of this type */
+                    type?: "source" | "action";
                 };
                 header?: never;
                 path?: never;
@@ -2532,6 +2534,8 @@ export interface paths {
                     limit?: number;
                     after?: string;
                     before?: string;
+                    /** @description only components of this type */
+                    type?: "source" | "action";
                 };
                 header?: never;
                 path?: never;

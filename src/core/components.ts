@@ -28,6 +28,10 @@ export interface ComponentView {
   updated_at: number;
 }
 
+/** what `?type=` on a list of components may ask for */
+export const COMPONENT_TYPES = ["source", "action"] as const;
+export type ComponentType = (typeof COMPONENT_TYPES)[number];
+
 const MAX_CODE_BYTES = 1024 * 1024;
 const FETCH_TIMEOUT_MS = 10_000;
 const PROP_FIELDS = ["label", "description", "optional", "default", "secret", "options", "min", "max", "app", "appProp", "eventNames", "alertType", "content", "reloadProps", "remoteOptions", "useQuery"] as const;
@@ -190,9 +194,9 @@ export class Components {
     return found;
   }
 
-  /** A page of the user's saved components, or of the registry's when `user` is null; newest first. */
-  async list(user: UserRow | null, page: PageRequest): Promise<Page<ComponentRow>> {
-    const result = await this.#deps.store.components.list(user?.id ?? null, page);
+  /** A page of the user's saved components, or of the registry's when `user` is null; newest first; only of `type` when given. */
+  async list(user: UserRow | null, page: PageRequest, type?: ComponentType): Promise<Page<ComponentRow>> {
+    const result = await this.#deps.store.components.list(user?.id ?? null, page, type);
     if (!result) throw invalid("unknown cursor", [{ field: "cursor", message: "is not a position in this list" }]);
     return result;
   }

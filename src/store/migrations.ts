@@ -20,6 +20,7 @@ import { endedRunsIndex } from "./migrations/017_ended_runs_index.ts";
 import { errorNoticesSchema } from "./migrations/018_error_notices.ts";
 import { oauthSchema } from "./migrations/019_oauth.ts";
 import { quotaReservationsSchema } from "./migrations/020_quota_reservations.ts";
+import { componentTypes } from "./migrations/021_component_types.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -46,6 +47,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "018_error_notices": errorNoticesSchema(),
     "019_oauth": oauthSchema(),
     "020_quota_reservations": quotaReservationsSchema(),
+    "021_component_types": componentTypes(),
   };
 }
 

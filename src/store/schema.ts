@@ -39,6 +39,8 @@ export interface ComponentsTable {
   bundle_hash: string | null;
   /** JSON: the package versions in the bundle */
   packages: string | null;
+  /** "source", "action": what the description says, "source" when it says nothing */
+  type: Generated<string>;
 }
 
 export interface SourcesTable {

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Core } from "../../core/core.ts";
 import { requireAdmin } from "../../core/users.ts";
-import { componentSummaryView, componentView } from "../../core/components.ts";
+import { COMPONENT_TYPES, componentSummaryView, componentView } from "../../core/components.ts";
 import { Component, ComponentBody, ComponentSummary, Filter, Paging, data, page, withErrors } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
 
@@ -19,16 +19,17 @@ export function componentRoutes(core: Core): FastifyPluginAsyncTypebox {
       async (req) => ({ data: componentView(await core.components.save(null, req.body)) }),
     );
 
-    const list = { tags: ["components"], querystring: Type.Object({ ...Filter, ...Paging }), response: withErrors({ 200: page(ComponentSummary) }) };
+    const type = Type.Optional(Type.Enum([...COMPONENT_TYPES], { description: "only components of this type" }));
+    const list = { tags: ["components"], querystring: Type.Object({ ...Filter, ...Paging, type }), response: withErrors({ 200: page(ComponentSummary) }) };
 
     app.get("/users/me/components", { schema: list }, async (req) => {
-      const { items, total } = await core.components.list(req.user, pageRequest(req.query));
+      const { items, total } = await core.components.list(req.user, pageRequest(req.query), req.query.type);
       return pageEnvelope(items, total, componentSummaryView);
     });
 
     // a static path: the router prefers it to /components/:keyOrId, so "registry" is never taken as a key
     app.get("/components/registry", { schema: list }, async (req) => {
-      const { items, total } = await core.components.list(null, pageRequest(req.query));
+      const { items, total } = await core.components.list(null, pageRequest(req.query), req.query.type);
       return pageEnvelope(items, total, componentSummaryView);
     });
 

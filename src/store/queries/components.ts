@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { ComponentsTable, Database } from "../schema.ts";
 import type { ComponentRow, ComponentStore } from "../port.ts";
 import { pageRows } from "./page.ts";
+import { componentType } from "../migrations/021_component_types.ts";
 
 function toRow(r: Selectable<ComponentsTable>): ComponentRow {
   return {
@@ -45,6 +46,7 @@ export function componentQueries(db: Kysely<Database>): ComponentStore {
           bundle: c.bundle?.code ?? null,
           bundle_hash: c.bundle?.hash ?? null,
           packages: c.bundle ? JSON.stringify(c.bundle.packages) : null,
+          type: componentType(c.meta),
         })
         .execute();
     },
@@ -54,8 +56,9 @@ export function componentQueries(db: Kysely<Database>): ComponentStore {
     byUserKey: (userId, key) => first(base().where("user_id", "=", userId).where("registry", "=", 0).where("key", "=", key)),
     registryByKey: (key) => first(base().where("registry", "=", 1).where("key", "=", key)),
     registryByHash: (hash) => first(base().where("registry", "=", 1).where("code_hash", "=", hash)),
-    async list(userId, page) {
-      const where = userId === null ? { registry: 1 } : { registry: 0 };
+    async list(userId, page, type) {
+      const where: Record<string, string | number> = { registry: userId === null ? 1 : 0 };
+      if (type !== undefined) where.type = type;
       const p = await pageRows<Selectable<ComponentsTable>>(db, "components", userId ?? undefined, page, where);
       return p && { items: p.items.map(toRow), total: p.total };
     },
