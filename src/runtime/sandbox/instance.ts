@@ -15,6 +15,7 @@ import { loadCode } from "./load/load-workflow.ts";
 import { prepareContext } from "./load/runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
 import { lineMapOf, mapStack, withoutRuntimeFrames, type LineMap } from "./stack-map.ts";
+import { withoutHostPaths } from "./host-paths.ts";
 import { parseWorkflowCode } from "../workflow-code.ts";
 import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
 import { MAX_TIMER_MS } from "../../lib/clock.ts";
@@ -431,7 +432,7 @@ export class Instance {
         (e: unknown) => {
           const err = e as Error;
           const name = err?.name === "RangeError" || err?.name === "TypeError" ? err.name : "Error";
-          return [false, { name, message: String(err?.message ?? e) }];
+          return [false, { name, message: withoutHostPaths(String(err?.message ?? e)) }];
         },
       )
       .then(([ok, value]) => {
@@ -451,7 +452,7 @@ export class Instance {
         (e: unknown) => {
           const err = e as Error & { cause?: Error };
           const detail = err?.cause?.message ? `${err.message}: ${err.cause.message}` : String(err?.message ?? e);
-          return [false, { name: err?.name === "RangeError" ? "RangeError" : "TypeError", message: detail }];
+          return [false, { name: err?.name === "RangeError" ? "RangeError" : "TypeError", message: withoutHostPaths(detail) }];
         },
       )
       .then(([ok, value]) => {

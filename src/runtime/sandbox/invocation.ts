@@ -6,6 +6,7 @@ import { queuedSend } from "./queued-send.ts";
 import type { DbState } from "./db-state.ts";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
 import { checkResponseHeaders } from "./response-headers.ts";
+import { withoutHostPaths } from "./host-paths.ts";
 import type { DataStoreWork } from "./data-store-work.ts";
 import { InvocationSockets } from "./sockets/sockets.ts";
 
@@ -25,8 +26,8 @@ export function cutBytes(s: string, max: number): string {
 export function invocationError(name: unknown, message: unknown, stack: unknown): InvocationError {
   return {
     name: typeof name === "string" && name ? name.slice(0, 200) : "Error",
-    message: String(message ?? "").slice(0, MAX_ERROR_TEXT),
-    stack: typeof stack === "string" ? stack.slice(0, MAX_ERROR_TEXT) : "",
+    message: withoutHostPaths(String(message ?? "")).slice(0, MAX_ERROR_TEXT),
+    stack: typeof stack === "string" ? withoutHostPaths(stack).slice(0, MAX_ERROR_TEXT) : "",
   };
 }
 
