@@ -2172,6 +2172,10 @@ export interface paths {
                                     description?: string;
                                     app?: string;
                                     default?: unknown;
+                                    /** @description not shown where props are set, and never required (additionalProps() may change it) */
+                                    hidden?: boolean;
+                                    /** @description shown but not to be set, and never required (additionalProps() may change it) */
+                                    disabled?: boolean;
                                     appProp?: string;
                                     eventNames?: string[];
                                     /** @description an `alert` prop's kind: info, neutral, warning or error */
@@ -2314,6 +2318,10 @@ export interface paths {
                                     description?: string;
                                     app?: string;
                                     default?: unknown;
+                                    /** @description not shown where props are set, and never required (additionalProps() may change it) */
+                                    hidden?: boolean;
+                                    /** @description shown but not to be set, and never required (additionalProps() may change it) */
+                                    disabled?: boolean;
                                     appProp?: string;
                                     eventNames?: string[];
                                     /** @description an `alert` prop's kind: info, neutral, warning or error */
@@ -2422,6 +2430,10 @@ export interface paths {
                                     description?: string;
                                     app?: string;
                                     default?: unknown;
+                                    /** @description not shown where props are set, and never required (additionalProps() may change it) */
+                                    hidden?: boolean;
+                                    /** @description shown but not to be set, and never required (additionalProps() may change it) */
+                                    disabled?: boolean;
                                     appProp?: string;
                                     eventNames?: string[];
                                     /** @description an `alert` prop's kind: info, neutral, warning or error */
@@ -2573,6 +2585,10 @@ export interface paths {
                                     description?: string;
                                     app?: string;
                                     default?: unknown;
+                                    /** @description not shown where props are set, and never required (additionalProps() may change it) */
+                                    hidden?: boolean;
+                                    /** @description shown but not to be set, and never required (additionalProps() may change it) */
+                                    disabled?: boolean;
                                     appProp?: string;
                                     eventNames?: string[];
                                     /** @description an `alert` prop's kind: info, neutral, warning or error */
@@ -2691,6 +2707,10 @@ export interface paths {
                                     description?: string;
                                     app?: string;
                                     default?: unknown;
+                                    /** @description not shown where props are set, and never required (additionalProps() may change it) */
+                                    hidden?: boolean;
+                                    /** @description shown but not to be set, and never required (additionalProps() may change it) */
+                                    disabled?: boolean;
                                     appProp?: string;
                                     eventNames?: string[];
                                     /** @description an `alert` prop's kind: info, neutral, warning or error */
@@ -2809,6 +2829,10 @@ export interface paths {
                                     description?: string;
                                     app?: string;
                                     default?: unknown;
+                                    /** @description not shown where props are set, and never required (additionalProps() may change it) */
+                                    hidden?: boolean;
+                                    /** @description shown but not to be set, and never required (additionalProps() may change it) */
+                                    disabled?: boolean;
                                     appProp?: string;
                                     eventNames?: string[];
                                     /** @description an `alert` prop's kind: info, neutral, warning or error */
@@ -3049,6 +3073,10 @@ export interface paths {
                                     description?: string;
                                     app?: string;
                                     default?: unknown;
+                                    /** @description not shown where props are set, and never required (additionalProps() may change it) */
+                                    hidden?: boolean;
+                                    /** @description shown but not to be set, and never required (additionalProps() may change it) */
+                                    disabled?: boolean;
                                     appProp?: string;
                                     eventNames?: string[];
                                     /** @description an `alert` prop's kind: info, neutral, warning or error */

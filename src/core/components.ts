@@ -34,7 +34,7 @@ export type ComponentType = (typeof COMPONENT_TYPES)[number];
 
 const MAX_CODE_BYTES = 1024 * 1024;
 const FETCH_TIMEOUT_MS = 10_000;
-const PROP_FIELDS = ["label", "description", "optional", "default", "secret", "options", "min", "max", "app", "appProp", "eventNames", "alertType", "content", "reloadProps", "remoteOptions", "useQuery"] as const;
+const PROP_FIELDS = ["label", "description", "optional", "hidden", "disabled", "default", "secret", "options", "min", "max", "app", "appProp", "eventNames", "alertType", "content", "reloadProps", "remoteOptions", "useQuery"] as const;
 
 export function componentView(c: ComponentRow): ComponentView {
   return {

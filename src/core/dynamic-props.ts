@@ -69,7 +69,10 @@ export class DynamicProps {
     const known = component.meta.props.find((p) => p.name === prop);
     // a prop additionalProps() adds is found in the sandbox; without it, an unknown prop is known not to be
     if (!known && !reloads(component.meta)) throw new AppError("invalid_component", `this component has no prop "${prop}"`);
-    const args = { prop, configured, prevContext: isObject(input.prev_context) ? input.prev_context : {}, query: input.query, page: input.page ?? 0 };
+    // additionalProps() (run to find an added prop) gets the props it added for the source being edited
+    const source = typeof input.source_id === "string" ? await this.#deps.store.sources.byId(input.source_id) : undefined;
+    const previous = Object.fromEntries(addedOf(source?.props).map(({ name, ...def }) => [name, def]));
+    const args = { prop, configured, previous, prevContext: isObject(input.prev_context) ? input.prev_context : {}, query: input.query, page: input.page ?? 0 };
     const body = await this.#ask(user, component, "options", args, configured, `options() of prop "${prop}"`);
     return optionsAnswer(body);
   }
@@ -111,15 +114,19 @@ export class DynamicProps {
     return { ...component.meta, props: await this.#union(user, component, values, addedOf(previous)) };
   }
 
-  /** `previous`: the props additionalProps() added last time (its argument, as Pipedream gives it) */
+  /**
+   * The component's props, as additionalProps() changed them in place, then those it adds.
+   * `previous`: the props it added last time, part of its argument as Pipedream gives it.
+   */
   async #union(user: UserRow, component: Runnable, configured: Record<string, unknown>, previous: PropDefinition[] = []): Promise<PropDefinition[]> {
     const previousDefs = Object.fromEntries(previous.map(({ name, ...def }) => [name, def]));
     const body = await this.#ask(user, component, "reload", { configured, previous: previousDefs }, configured, "additionalProps()");
-    const props = isObject(body) && Array.isArray(body.props) ? body.props : undefined;
-    const parsed = props ? parseDescribeResult(JSON.stringify({ ok: true, meta: { props } })) : undefined;
-    if (!parsed?.ok) throw new AppError("invalid_component", "additionalProps() gave no props the service could read");
+    const added = described(isObject(body) ? body.props : undefined);
+    if (!added) throw new AppError("invalid_component", "additionalProps() gave no props the service could read");
+    const changed = new Map((described(isObject(body) ? body.statics : undefined) ?? []).map((p) => [p.name, p]));
     const own = new Set(component.meta.props.map((p) => p.name));
-    return [...component.meta.props, ...parsed.meta.props.filter((p) => !own.has(p.name))];
+    const statics = component.meta.props.map((p) => (changed.has(p.name) ? alteredProp(p, changed.get(p.name)!) : p));
+    return [...statics, ...added.filter((p) => !own.has(p.name))];
   }
 
   /** stored values as the form had them: secrets opened (`meta`: with the props added for them) */
@@ -153,6 +160,27 @@ export class DynamicProps {
     if (result.error) throw new AppError("invalid_component", failure(result, what, timeoutMs));
     return result.response?.body;
   }
+}
+
+/** props described in the sandbox, read again as a saved component's are (undefined: not a list) */
+function described(props: unknown): PropDefinition[] | undefined {
+  if (!Array.isArray(props)) return undefined;
+  const parsed = parseDescribeResult(JSON.stringify({ ok: true, meta: { props } }));
+  return parsed.ok ? parsed.meta.props : undefined;
+}
+
+// What additionalProps() may change of a static prop in place, as Pipedream's components do
+// (Notion's append-block unhides props, Calendly's sources make some optional). Its name, type,
+// secrecy and app stay as saved: the stored values were checked, sealed and opened by them.
+const ALTERABLE = ["label", "description", "optional", "hidden", "disabled", "default", "options", "min", "max"] as const;
+
+function alteredProp(own: PropDefinition, changed: PropDefinition): PropDefinition {
+  const out: PropDefinition = { ...own };
+  for (const f of ALTERABLE) {
+    if (changed[f] === undefined) delete out[f];
+    else (out as unknown as Record<string, unknown>)[f] = changed[f];
+  }
+  return out;
 }
 
 function failure(result: InvokeResult, what: string, timeoutMs: number): string {

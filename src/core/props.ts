@@ -155,7 +155,8 @@ export function normalizeProps(
       continue;
     }
     if (value === undefined || value === null) {
-      if (!p.optional && p.default === undefined && p.type !== "app") {
+      // a hidden or disabled prop is never asked for (Pipedream's form leaves it out), so never required
+      if (!p.optional && !p.hidden && !p.disabled && p.default === undefined && p.type !== "app") {
         problems.push({ field: `${at}.${p.name}`, message: "is required" });
       }
       continue;

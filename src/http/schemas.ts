@@ -75,6 +75,8 @@ export const ConfigurableProp = Type.Object(
     description: Type.Optional(Type.String()),
     app: Type.Optional(Type.String()),
     default: Type.Optional(Type.Unknown()),
+    hidden: Type.Optional(Type.Boolean({ description: "not shown where props are set, and never required (additionalProps() may change it)" })),
+    disabled: Type.Optional(Type.Boolean({ description: "shown but not to be set, and never required (additionalProps() may change it)" })),
     appProp: Type.Optional(Type.String()),
     eventNames: Type.Optional(Type.Array(Type.String())),
     alertType: Type.Optional(Type.String({ description: "an `alert` prop's kind: info, neutral, warning or error" })),

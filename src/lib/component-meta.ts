@@ -22,6 +22,10 @@ export interface PropDefinition {
   label?: string;
   description?: string;
   optional?: boolean;
+  /** not shown where props are set (so never required); additionalProps() may change it */
+  hidden?: boolean;
+  /** shown but not to be set (so never required); additionalProps() may change it */
+  disabled?: boolean;
   default?: unknown;
   secret?: boolean;
   options?: unknown[];

@@ -11,6 +11,8 @@ export interface PropDef {
   app?: string;
   default?: unknown;
   optional?: boolean;
+  /** left out of the form (additionalProps() may change it) */
+  hidden?: boolean;
   secret?: boolean;
   options?: unknown[];
   min?: number;

@@ -32,7 +32,8 @@ interface Remote {
 const EXPRESSION_HINT = "Text, or {{ steps.<step>.$return_value }} (steps.trigger.event is what started the run)";
 
 export function PropsForm({ props, values, onChange, errors, expressions, keptSecrets, componentId }: Props) {
-  const shown = props.filter((p) => !SERVER_FILLED.has(p.type));
+  // a hidden prop (additionalProps() may hide or show one) is left out of the form, as Pipedream's does
+  const shown = props.filter((p) => !SERVER_FILLED.has(p.type) && !p.hidden);
   const filled = props.filter((p) => SERVER_FILLED.has(p.type));
   // options usually come from the app's API: asked once its account is chosen
   const unchosen = props.find((p) => p.type === "app" && !p.optional && !values[p.name]);

@@ -60,7 +60,7 @@ export function describeComponent(component: unknown): string {
     for (const f of ["label", "description", "app", "appProp", "alertType", "content"]) if (typeof p[f] === "string") out[f] = p[f];
     // an apphook's event names may be computed by a function: only a fixed list is described
     if (Array.isArray(p.eventNames) && p.eventNames.every((e: unknown) => typeof e === "string")) out.eventNames = [...p.eventNames];
-    for (const f of ["optional", "secret", "customResponse", "reloadProps", "useQuery"]) if (typeof p[f] === "boolean") out[f] = p[f];
+    for (const f of ["optional", "hidden", "disabled", "secret", "customResponse", "reloadProps", "useQuery"]) if (typeof p[f] === "boolean") out[f] = p[f];
     for (const f of ["min", "max"]) if (typeof p[f] === "number") out[f] = p[f];
     // `options` may be an async function (dynamic options): only static lists are described.
     if (Array.isArray(p.options)) out.options = jsonClone(p.options);

@@ -22,7 +22,7 @@ function prop(raw: unknown): PropDefinition | undefined {
   if (typeof raw.optional === "boolean") p.optional = raw.optional;
   if (typeof raw.secret === "boolean") p.secret = raw.secret;
   if (typeof raw.customResponse === "boolean") p.customResponse = raw.customResponse;
-  for (const f of ["reloadProps", "remoteOptions", "useQuery"] as const) if (typeof raw[f] === "boolean") p[f] = raw[f];
+  for (const f of ["hidden", "disabled", "reloadProps", "remoteOptions", "useQuery"] as const) if (typeof raw[f] === "boolean") p[f] = raw[f];
   if (typeof raw.min === "number") p.min = raw.min;
   if (typeof raw.max === "number") p.max = raw.max;
   if (Array.isArray(raw.options)) p.options = raw.options;

@@ -19,12 +19,26 @@ function answer(value) {
 }
 
 /**
- * `additionalProps(previous)` with `this`, or {} for a component without it. `previous`: the props
- * it added for the stored configuration, as Pipedream passes them ({} when there is none).
+ * The prop definitions as they stand, as Pipedream passes them to `additionalProps(existingProps)`:
+ * the component's own (each a copy, a shorthand as {type}: a component may change them, say
+ * `existingProps.x.hidden = true`, and the module's own props must stay as written for the next
+ * question) and those it added for the stored configuration (`previous`, described by the host).
  */
-async function additionalDefs(component, self, previous) {
+function existingProps(component, previous) {
+  const existing = {};
+  if (isObject(previous)) for (const name of keys(previous)) if (isObject(previous[name])) existing[name] = { ...previous[name] };
+  const statics = isObject(component.props) ? component.props : {};
+  for (const name of keys(statics)) {
+    const p = statics[name];
+    existing[name] = typeof p === "string" ? { type: p } : isObject(p) ? { ...p } : p;
+  }
+  return existing;
+}
+
+/** `additionalProps(existing)` with `this`, or {} for a component without it. */
+async function additionalDefs(component, self, existing) {
   if (typeof component.additionalProps !== "function") return {};
-  const more = await apply(component.additionalProps, self, [isObject(previous) ? previous : {}]);
+  const more = await apply(component.additionalProps, self, [existing]);
   if (more === undefined || more === null) return {};
   if (!isObject(more)) throw new TypeError("additionalProps() must return an object of props");
   return more;
@@ -34,7 +48,7 @@ async function additionalDefs(component, self, previous) {
 async function findDef(component, self, name, previous) {
   const defs = isObject(component.props) ? component.props : {};
   if (hasOwn(defs, name)) return defs[name];
-  const more = await additionalDefs(component, self, previous);
+  const more = await additionalDefs(component, self, existingProps(component, previous));
   if (hasOwn(more, name)) return more[name];
   throw new Error(`this component has no prop "${name}"`);
 }
@@ -123,7 +137,7 @@ function describe(name, p) {
   if (typeof p.type !== "string") throw new TypeError(`prop "${name}" has no type`);
   const out = { name, type: p.type };
   for (const f of ["label", "description", "app", "appProp", "alertType", "content"]) if (typeof p[f] === "string") out[f] = p[f];
-  for (const f of ["optional", "secret", "customResponse", "reloadProps", "useQuery"]) if (typeof p[f] === "boolean") out[f] = p[f];
+  for (const f of ["optional", "hidden", "disabled", "secret", "customResponse", "reloadProps", "useQuery"]) if (typeof p[f] === "boolean") out[f] = p[f];
   for (const f of ["min", "max"]) if (typeof p[f] === "number") out[f] = p[f];
   if (isArray(p.options)) out.options = clone(p.options);
   else if (typeof p.options === "function") out.remoteOptions = true;
@@ -135,12 +149,16 @@ function describe(name, p) {
 }
 
 async function reload(component, self, args) {
-  const more = await additionalDefs(component, self, isObject(args) ? args.previous : undefined);
+  const existing = existingProps(component, isObject(args) ? args.previous : undefined);
+  const more = await additionalDefs(component, self, existing);
   const statics = isObject(component.props) ? component.props : {};
   const props = [];
-  // a static prop keeps its definition: additionalProps() adds, never replaces
+  // a static prop keeps its definition: additionalProps() adds, never replaces...
   for (const [name, p] of entries(more)) if (!hasOwn(statics, name)) props.push(describe(name, p));
-  answer({ props });
+  // ...but what it changed of one in place (hidden, optional...) is described for the host to take
+  const changed = [];
+  for (const name of keys(statics)) if (isObject(existing[name])) changed.push(describe(name, existing[name]));
+  answer({ props, statics: changed });
 }
 
 /** Runs a props form's question for `kind` ("options" or "reload"); the answer is the response. */
