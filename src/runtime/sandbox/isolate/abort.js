@@ -1,19 +1,13 @@
 // Runs INSIDE the isolate: AbortController and AbortSignal, as the web platform has them (the
 // parts code uses: abort(reason), aborted, reason, onabort, "abort" listeners, throwIfAborted,
-// AbortSignal.abort/timeout/any). V8 has no EventTarget or DOMException: a signal keeps its own
-// listeners, and its default reasons are Errors named AbortError and TimeoutError.
+// AbortSignal.abort/timeout/any). V8 has no EventTarget: a signal keeps its own listeners. Its
+// default reasons are DOMExceptions named AbortError and TimeoutError, as in Node.
+import { domException } from "./dom-exception.js";
 
 const { apply } = Reflect;
 const TOKEN = Symbol("AbortSignal");
 /** aborts a signal: AbortController#abort, and the static helpers */
 let abortSignal;
-
-function named(name, message) {
-  const e = new Error(message);
-  e.name = name;
-  e.code = name === "AbortError" ? 20 : 23;
-  return e;
-}
 
 let classes;
 
@@ -67,7 +61,7 @@ export function abortClasses() {
       abortSignal = (signal, reason) => {
         if (signal.#aborted) return;
         signal.#aborted = true;
-        signal.#reason = reason === undefined ? named("AbortError", "This operation was aborted") : reason;
+        signal.#reason = reason === undefined ? domException("This operation was aborted", "AbortError") : reason;
         signal.dispatchEvent({ type: "abort" });
       };
     }
@@ -80,7 +74,7 @@ export function abortClasses() {
 
     static timeout(ms) {
       const signal = new AbortSignal(TOKEN);
-      globalThis.setTimeout(() => abortSignal(signal, named("TimeoutError", "The operation was aborted due to timeout")), ms);
+      globalThis.setTimeout(() => abortSignal(signal, domException("The operation was aborted due to timeout", "TimeoutError")), ms);
       return signal;
     }
 

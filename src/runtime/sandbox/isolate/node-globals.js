@@ -1,6 +1,7 @@
 // Runs INSIDE the isolate: the globals Node code takes for granted, in every context whether the
 // code imports anything or not: `process` (process.js), `Buffer`, `AbortController` and
-// `AbortSignal` (abort.js), `ReadableStream` and the other WHATWG streams (web-streams.js). Made
+// `AbortSignal` (abort.js), `DOMException` (dom-exception.js), `ReadableStream` and the other
+// WHATWG streams (web-streams.js). Made
 // the first time code touches them, so a context that never does pays nothing (a new context is
 // what many timer sources pay for, every tick): Buffer is the `buffer` package (64 KB of source,
 // ~0.5 ms to evaluate), which the runner hands over only then (host-ops.ts, bufferSource); the
@@ -8,6 +9,7 @@
 import { call } from "./host.js";
 import { processObject } from "./process.js";
 import { abortClasses } from "./abort.js";
+import { domExceptionClass } from "./dom-exception.js";
 import { STREAM_GLOBALS, webStreams } from "./web-streams.js";
 
 const { defineProperty } = Object;
@@ -39,5 +41,6 @@ export function installNodeGlobals(g) {
   lazy(g, "Buffer", loadBuffer);
   lazy(g, "AbortController", () => abortClasses().AbortController);
   lazy(g, "AbortSignal", () => abortClasses().AbortSignal);
+  lazy(g, "DOMException", domExceptionClass);
   for (const name of STREAM_GLOBALS) lazy(g, name, () => webStreams()[name]);
 }

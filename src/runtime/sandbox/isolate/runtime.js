@@ -9,6 +9,7 @@ import { format } from "./inspect.js";
 import { URL, URLSearchParams } from "./url.js";
 import { installNodeGlobals } from "./node-globals.js";
 import { setEnv } from "./process.js";
+import { domException } from "./dom-exception.js";
 
 const timers = new Map();
 let nextTimer = 1;
@@ -16,10 +17,10 @@ let logsFull = false;
 
 /**
  * Starts a clean slate for an invocation: the runner has cancelled the previous one's timers.
- * `envJson`: its process.env (the owner's variables), absent when there are none.
+ * `envVersion`, `envJson`: its process.env (the owner's variables; process.js setEnv).
  */
-export function resetInvocation(envJson) {
-  setEnv(envJson);
+export function resetInvocation(envVersion, envJson) {
+  setEnv(envVersion, envJson);
   timers.clear();
   forgetPending();
   logsFull = false;
@@ -89,9 +90,7 @@ function structuredCloneImpl(value) {
   const seen = new Map();
   const clone = (v) => {
     if (typeof v === "function" || typeof v === "symbol") {
-      const e = new Error(`${String(v)} could not be cloned.`);
-      e.name = "DataCloneError";
-      throw e;
+      throw domException(`${String(v)} could not be cloned.`, "DataCloneError");
     }
     if (typeof v !== "object" || v === null) return v;
     if (seen.has(v)) return seen.get(v);
@@ -163,10 +162,10 @@ class TextDecoder {
   }
 }
 
-/** `envJson`: process.env for the component's top level (the first invocation's). */
-export function install(hostRef, envJson) {
+/** `envVersion`, `envJson`: process.env for the component's top level (the first invocation's). */
+export function install(hostRef, envVersion, envJson) {
   connect(hostRef);
-  setEnv(envJson);
+  setEnv(envVersion, envJson);
   const g = globalThis;
   // WebAssembly memory is allocated outside the isolate's heap, so the memory limit does not
   // bound it (one invocation grew a Memory to 4 GiB): components get no WebAssembly.
