@@ -17,10 +17,10 @@ let logsFull = false;
 
 /**
  * Starts a clean slate for an invocation: the runner has cancelled the previous one's timers.
- * `envVersion`, `envJson`: its process.env (the owner's variables; process.js setEnv).
+ * `envJson`: its process.env (the owner's variables), absent when there are none.
  */
-export function resetInvocation(envVersion, envJson) {
-  setEnv(envVersion, envJson);
+export function resetInvocation(envJson) {
+  setEnv(envJson);
   timers.clear();
   forgetPending();
   logsFull = false;
@@ -162,10 +162,10 @@ class TextDecoder {
   }
 }
 
-/** `envVersion`, `envJson`: process.env for the component's top level (the first invocation's). */
-export function install(hostRef, envVersion, envJson) {
+/** `envJson`: process.env for the component's top level (the first invocation's). */
+export function install(hostRef, envJson) {
   connect(hostRef);
-  setEnv(envVersion, envJson);
+  setEnv(envJson);
   const g = globalThis;
   // WebAssembly memory is allocated outside the isolate's heap, so the memory limit does not
   // bound it (one invocation grew a Memory to 4 GiB): components get no WebAssembly.
