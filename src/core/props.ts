@@ -5,6 +5,7 @@ import { withAdded } from "./added-props.ts";
 import { invalid, type FieldProblem } from "../lib/errors.ts";
 import { accountIdOf } from "./accounts/account-refs.ts";
 import { DATA_STORE } from "./data-stores/store-refs.ts";
+import { HTTP_REQUEST, httpRequestProblems } from "./http-request-prop.ts";
 
 /** `$.interface.apphook`: accepted, optional, inert for now (core/runtime-props.ts) */
 export const APPHOOK = "$.interface.apphook";
@@ -91,6 +92,11 @@ function checkValue(p: PropDefinition, value: unknown, problems: FieldProblem[],
         return fail('must be {"authProvisionId": "apn_..."} with nothing else to use a connected account');
       }
       break;
+    case HTTP_REQUEST: {
+      const found = httpRequestProblems(value, field);
+      if (found.length > 0) return (problems.push(...found), false);
+      break;
+    }
     case DATA_STORE:
       if (!isObject(value) || typeof value.dataStoreId !== "string" || Object.keys(value).length !== 1) {
         return fail('must be {"dataStoreId": "ds_..."}: one of your data stores');

@@ -3,6 +3,7 @@
 // with $emit added (invoke.js); workflow steps get it per step (workflow.js).
 import { call, callAsync } from "./host.js";
 import { inspect } from "./inspect.js";
+import { makeHttpRequest } from "./http-request.js";
 
 // captured before any component code runs: a step's package can't replace what builds the next
 // step's `this` (with its opened secrets)
@@ -147,6 +148,9 @@ export function propsThis(component, props, self = {}) {
         break;
       case "data_store":
         self[name] = makeDataStore(value);
+        break;
+      case "http_request":
+        self[name] = makeHttpRequest(value !== undefined ? value : def.default);
         break;
       default:
         self[name] = value !== undefined ? value : def.default === undefined ? undefined : parse(stringify(def.default));
