@@ -10,6 +10,7 @@ import { attributesError, checkLoad, CONFINED, inTree, loadMissing, MISSING, res
 import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
 import { isProvidedModule } from "../sandbox/provided/index.ts";
 import { withLineMap } from "../sandbox/stack-map.ts";
+import { isCommonJs } from "../sandbox/load/module-kind.ts";
 import { ENTRY_DIR, entryName, isOwn, ownFiles, RemoteFiles } from "./own-files.ts";
 import { SloppyCommonJs } from "./sloppy.ts";
 
@@ -93,7 +94,11 @@ export class Bundler {
     const remote = new RemoteFiles();
     const scan = await this.#scan(code, url, remote);
     const own = scan.imports;
-    if (scan.files === 0 && own.every((i) => i.spec.kind === "provided") && !NODE_GLOBALS.test(code)) return null;
+    // An ES module has no `require` (CommonJS is given one when loaded): one that requires even a
+    // provided module is bundled, so the bundle's own `require` (requireBanner) hands it the module
+    // as an import would.
+    const requiresInEsm = !isCommonJs(code) && own.some((i) => i.kind === "require-call");
+    if (scan.files === 0 && own.every((i) => i.spec.kind === "provided") && !requiresInEsm && !NODE_GLOBALS.test(code)) return null;
 
     const packages = new Map<string, string>();
     for (const { spec, raw } of own) {
