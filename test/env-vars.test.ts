@@ -186,6 +186,59 @@ describe("environment variables", () => {
     await put(other, "V001", { value: "mine" });
   });
 
+  it("at most 256 KiB of names and values per user: 409 limit_reached at a create or an update that grows past it, naming the limit and the total", async () => {
+    const user = await t.newUser();
+    const max = 256 * 1024;
+    const full = "x".repeat(64 * 1024);
+    for (const name of ["A1", "A2", "A3"]) await put(user, name, { value: full });
+    const used = 3 * (2 + full.length);
+    // one byte more than fits, then exactly what fits
+    const over = await call("PUT", "/v1/users/me/env/A4", user, { value: "y".repeat(max - used - 2 + 1) });
+    assertErrorEnvelope(over, 409, "limit_reached");
+    assert.match(over.body.error.message, new RegExp(`${max} bytes \\(256 KiB\\)`));
+    assert.match(over.body.error.message, new RegExp(`total ${used} bytes now`));
+    await put(user, "A4", { value: "y".repeat(max - used - 2) });
+    // at the limit: a new one, or an update that grows a value, is refused; one that shrinks is fine
+    assertErrorEnvelope(await call("PUT", "/v1/users/me/env/B", user, { value: "" }), 409, "limit_reached");
+    const grown = await call("PUT", "/v1/users/me/env/A4", user, { value: "y".repeat(max - used - 2 + 1) });
+    assertErrorEnvelope(grown, 409, "limit_reached");
+    assert.match(grown.body.error.message, new RegExp(`total ${max} bytes now`));
+    await put(user, "A1", { value: "short" });
+    await put(user, "B", { value: "fits again" });
+    // several at once can't pass it together
+    const racing = await Promise.all(["R1", "R2", "R3"].map((n) => t.request("PUT", `/v1/users/me/env/${n}`, { key: user.key, body: { value: "z".repeat(30 * 1024) } })));
+    assert.deepEqual(racing.map((r) => r.status).sort(), [200, 200, 409], racing.map((r) => r.text.slice(0, 200)).join("\n"));
+    const total = (await list(user)).reduce((n, v) => n + v.name.length + Buffer.byteLength(v.value ?? ""), 0);
+    assert.ok(total <= max, `${total} bytes`);
+  });
+
+  it("a user over the byte limit from before it keeps every variable in runs; only growth is refused", async () => {
+    const user = await t.newUser();
+    const envVars = t.app.core.envVars;
+    const limit = envVars.maxBytes;
+    const big = "b".repeat(8 * 1024);
+    await put(user, "LOADED", { value: "l" });
+    for (const name of ["OLD1", "OLD2", "OLD3"]) await put(user, name, { value: big });
+    envVars.maxBytes = 4 * 1024;
+    try {
+      const src = await createSource(t, ENV_SOURCE, {}, user.key);
+      const first = await runAndRead(user, src.id, 1);
+      assert.deepEqual(Object.keys(first.env).sort(), ["LOADED", "OLD1", "OLD2", "OLD3"]);
+      assert.equal(first.env.OLD3, big);
+      const grow = await call("PUT", "/v1/users/me/env/OLD1", user, { value: `${big}+` });
+      assertErrorEnvelope(grow, 409, "limit_reached");
+      assert.match(grow.body.error.message, /4096 bytes \(4 KiB\)/);
+      assertErrorEnvelope(await call("PUT", "/v1/users/me/env/NEW", user, { value: "n" }), 409, "limit_reached");
+      // the same size or smaller: fine, and the next run sees it
+      await put(user, "OLD1", { value: "c".repeat(big.length) });
+      await put(user, "OLD2", { value: "shorter" });
+      const second = await runAndRead(user, src.id, 2);
+      assert.deepEqual([second.env.OLD1, second.env.OLD2, second.env.OLD3], ["c".repeat(big.length), "shorter", big]);
+    } finally {
+      envVars.maxBytes = limit;
+    }
+  });
+
   it("another user can't see, replace or delete them", async () => {
     const alice = await t.newUser();
     const bob = await t.newUser();

@@ -142,7 +142,7 @@ export class DynamicProps {
 
   async #ask(user: UserRow, component: Runnable, kind: InvocationKind, args: unknown, configured: Record<string, unknown>, what: string): Promise<unknown> {
     const timeoutMs = this.#deps.propsTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const [props, envJson] = await Promise.all([sandboxValues(component.meta, configured, user.id, this.#accounts), this.#env.snapshot(user.id)]);
+    const [props, env] = await Promise.all([sandboxValues(component.meta, configured, user.id, this.#accounts), this.#env.snapshot(user.id)]);
     const code = component.bundle ? { codeHash: component.bundle.hash, code: component.bundle.code } : { codeHash: component.code_hash, code: component.code };
     const result = await this.#deps.invoker.invoke({
       // an isolate of its own (no owner): a question that runs away ends no source's context
@@ -151,7 +151,7 @@ export class DynamicProps {
       kind,
       eventJson: JSON.stringify(args),
       props,
-      ...(envJson === undefined ? {} : { envJson }),
+      ...(env === undefined ? {} : { env }),
       db: {},
       dbEpoch: epoch--,
       limits: { ...this.#deps.limits, timeoutMs },

@@ -1,6 +1,8 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { events, harness, testRunner } from "./fixtures/invoke-harness.ts";
+import { AppError } from "../lib/errors.ts";
+import type { InvokeReply, InvokeResult } from "./protocol.ts";
+import { envVersion, events, harness, testRunner } from "./fixtures/invoke-harness.ts";
 
 // process.env inside the isolate: exactly the invocation's variables (the owner's, as the host
 // sends them), one object for the life of the context, fresh contents each run. And the Node
@@ -8,7 +10,7 @@ import { events, harness, testRunner } from "./fixtures/invoke-harness.ts";
 
 const runner = testRunner();
 after(() => runner.close());
-const { run, source } = harness(runner);
+const { request, run, source } = harness(runner);
 
 describe("process.env in the sandbox", () => {
   it("holds the invocation's variables, and nothing of the runner's or the host's environment", async () => {
@@ -38,6 +40,41 @@ describe("process.env in the sandbox", () => {
     assert.deepEqual(events(await next({ env: { V: "one" } })), [{ same: true, v: "one", atLoad: "one", leftover: null, has: true, written: "42", deleted: true }]);
     assert.deepEqual(events(await next({ env: { V: "two" } })), [{ same: true, v: "two", atLoad: "one", leftover: null, has: true, written: "42", deleted: true }]);
     assert.deepEqual(events(await next({})), [{ same: true, atLoad: "one", leftover: null, has: false, written: "42", deleted: true }]);
+  });
+
+  it("requests carry only the version: the runner asks for a version's text once; two owners' sources of one code see only their own", async () => {
+    const code = `export default { run() { const seen = { ...process.env }; process.env.WHO = "written"; this.$emit(seen); } }`;
+    const asked: string[] = [];
+    const codeHash = `env-owners-${process.pid}`;
+    const sources = { alice: "env-src-alice", bob: "env-src-bob" };
+    const runAs = async (owner: "alice" | "bob", env: Record<string, string>) => {
+      const req = request(code, { owner, env, codeHash, sourceId: sources[owner] });
+      assert.equal("envJson" in req, false);
+      const json = JSON.stringify(env);
+      const reply = await runner.request<InvokeReply>(req, {
+        env: () => (asked.push(`${owner}:${json}`), json),
+        code: () => code,
+        deadlineMs: 10_000,
+        onTimeout: () => new AppError("internal", "runner deadline"),
+        onCrash: () => new AppError("internal", "runner crashed"),
+      });
+      const r = reply as InvokeResult;
+      assert.equal(r.error, undefined, r.error?.message);
+      return events(r)[0];
+    };
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(await runAs("alice", { WHO: "alice", A: "1" }), { WHO: "alice", A: "1" });
+      assert.deepEqual(await runAs("bob", { WHO: "bob" }), { WHO: "bob" });
+    }
+    assert.deepEqual(asked, [`alice:{"WHO":"alice","A":"1"}`, `bob:{"WHO":"bob"}`], "each version's text crossed once");
+    // the same variables of another owner are another version: never the first owner's
+    assert.notEqual(envVersion("alice", { X: "1" }), envVersion("bob", { X: "1" }));
+    // a change is a new version: the next run asks for it, and sees it
+    assert.deepEqual(await runAs("alice", { WHO: "alice", A: "2" }), { WHO: "alice", A: "2" });
+    assert.deepEqual(await runAs("alice", { WHO: "alice", A: "2" }), { WHO: "alice", A: "2" });
+    assert.equal(asked.length, 3);
+    assert.deepEqual(await runAs("bob", { WHO: "bob" }), { WHO: "bob" });
+    assert.equal(asked.length, 3);
   });
 
   it("Buffer, process and AbortController need no import; the Buffer global is the buffer package", async () => {

@@ -27,7 +27,7 @@ export interface RunnerEnvelope {
    * they reach the host after the results before them: a source's next invocation may read what
    * the last one wrote, and the host must know that result before it answers.
    */
-  asks?: Array<RunnerAsk | RunnerCodeAsk>;
+  asks?: RunnerQuestion[];
   /** what invocations said while running, in order after the replies (RunnerTell) */
   tells?: RunnerTell[];
 }
@@ -72,6 +72,20 @@ export interface RunnerCodeAsk {
   req: number;
   code: string;
 }
+
+/**
+ * A runner asking for the text of the environment variables of version `env` (protocol.ts
+ * EnvText), which invoke request `req` names and it doesn't hold. Answered with the JSON text
+ * from that pending request, only when it names that version; the runner then keeps it.
+ */
+export interface RunnerEnvAsk {
+  ask: number;
+  req: number;
+  env: string;
+}
+
+/** What a runner asks the host while an invocation runs. */
+export type RunnerQuestion = RunnerAsk | RunnerCodeAsk | RunnerEnvAsk;
 
 /** get: the value's JSON or null; keys: every live key; entries: every live [key, value JSON] */
 export type DataStoreRead = "get" | "keys" | "entries";

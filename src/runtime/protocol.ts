@@ -65,11 +65,12 @@ export interface InvokeRequest {
    */
   props: Record<string, unknown>;
   /**
-   * The owner's environment variables, a JSON object's text: what `process.env` holds for this
+   * The version of the owner's environment variables (EnvText): what `process.env` holds for this
    * invocation (and, for the invocation that starts the context, for the component's top level).
+   * Only the version: a runner without that version's text asks for it (ipc.ts RunnerEnvAsk).
    * Absent when the owner has none; nothing of the host's own environment is ever sent.
    */
-  envJson?: string;
+  envVersion?: string;
   /**
    * The source's db state as the host last knew it. Together with dbEpoch: a runner whose warm
    * instance already holds state for this source with the same dbEpoch keeps its own (it is
@@ -102,6 +103,15 @@ export interface InvokeRequest {
    * and the result is empty. Sent when a timer source is deployed, so its first tick starts warm.
    */
   warmOnly?: boolean;
+}
+
+/**
+ * A user's environment variables as a JSON object's text, and its version: a hash of the text and
+ * the owner, so runs of other users never share one, and an unchanged set keeps its version.
+ */
+export interface EnvText {
+  version: string;
+  json: string;
 }
 
 export interface EmitMeta {

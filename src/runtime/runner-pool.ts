@@ -73,13 +73,15 @@ export class RunnerPool implements Invoker {
     const runner = this.#runners[fnv1a(call.sourceId) % this.#runners.length];
     const started = Date.now();
     const send = (withCode: boolean) => {
-      const { code, durable, fresh, onRespond, ...rest } = call;
-      const req: InvokeRequest = { type: "invoke", ...rest, ...(withCode ? { code } : {}), ...(onRespond ? { respondNow: true } : {}) };
+      const { code, durable, fresh, onRespond, env, ...rest } = call;
+      // only the variables' version: a runner holds their text, and asks for it once (RunnerEnvAsk)
+      const req: InvokeRequest = { type: "invoke", ...rest, ...(withCode ? { code } : {}), ...(onRespond ? { respondNow: true } : {}), ...(env ? { envVersion: env.version } : {}) };
       return runner.process.request<InvokeReply>(req, {
         key: call.sourceId,
         retryOnCrash: durable === true,
         // a runner that restarted or let the code go asks for it while the run keeps its place
         code: () => code,
+        ...(env ? { env: () => env.json } : {}),
         ...(onRespond ? { onTell: onRespond } : {}),
         // sent again on a new runner: with the code (it knows nothing) and the db as it is now
         resend: () => ({ ...req, code, ...fresh?.() }),

@@ -9,7 +9,7 @@ import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
 import type { HttpResponse, RunnerMessage, RunnerReply, RunnerRequest } from "./protocol.ts";
 import { lowerPriority } from "./runner-priority.ts";
 import { RUNNER_CACHE_DIR, runnerEntry } from "./runner-entry.ts";
-import { batchesOf, type RunnerAnswer, type RunnerAsk, type RunnerCodeAsk, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
+import { batchesOf, type RunnerAnswer, type RunnerAsk, type RunnerQuestion, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "./ipc.ts";
 import { bufferPackageDirs } from "./sandbox/buffer-source.ts";
 import { webStreamsPackageDir } from "./sandbox/web-streams-source.ts";
 
@@ -103,6 +103,8 @@ export interface RequestOptions {
    * its code to a runner that no longer holds it (it restarted, or let the code go).
    */
   code?: () => string;
+  /** the text of the environment variables the request names, for a runner that asks (ipc.ts RunnerEnvAsk) */
+  env?: () => string;
   /** hears what the invocation tells while it runs (RunnerTell: a response to send now) */
   onTell?: (response: HttpResponse) => void;
   /**
@@ -431,12 +433,17 @@ export class RunnerProcess {
 
   // The runner is ours, but what it relays comes from the sandbox: the store must be one the
   // request it asks for named, and that request must still be pending on this runner.
-  #onAsk(child: ChildProcess, ask: RunnerAsk | RunnerCodeAsk): void {
+  #onAsk(child: ChildProcess, ask: RunnerQuestion): void {
     const reply = (a: RunnerAnswer) => {
       if (child.connected) child.send(a, undefined, {}, () => {});
     };
     if (typeof ask !== "object" || ask === null || typeof ask.ask !== "number") return;
     const p = this.#pending.get(ask.req);
+    if ("env" in ask) {
+      const mine = p && p.child === child && p.msg.type === "invoke" && p.msg.envVersion === ask.env ? p.opts.env : undefined;
+      reply(mine ? { answer: ask.ask, ok: true, value: mine() } : { answer: ask.ask, ok: false, message: "no such environment variables" });
+      return;
+    }
     if ("code" in ask) {
       const mine = p && p.child === child && p.msg.type === "invoke" && p.msg.codeHash === ask.code ? p.opts.code : undefined;
       if (mine) reply({ answer: ask.ask, ok: true, value: mine() });

@@ -1,4 +1,4 @@
-import type { HttpResponse, InvokeRequest, InvokeResult } from "./protocol.ts";
+import type { EnvText, HttpResponse, InvokeRequest, InvokeResult } from "./protocol.ts";
 import type { ComponentMeta } from "../lib/component-meta.ts";
 
 // What the sandbox reports about a component's module (the store keeps it too, so its types live in lib/)
@@ -17,8 +17,10 @@ export interface ComponentAnalyzer {
 }
 
 /** One invocation as core asks for it; the pool decides whether the runner needs the code. */
-export type InvokeCall = Omit<InvokeRequest, "type" | "code"> & {
+export type InvokeCall = Omit<InvokeRequest, "type" | "code" | "envVersion"> & {
   code: string;
+  /** the owner's environment variables: the request carries their version, a runner asks for the text */
+  env?: EnvText;
   /** it consumes durable work (an inbox row, a delivery, a timer tick): a runner death retries it once */
   durable?: boolean;
   /** the source's db as the host knows it now, for a request sent again after a runner death */

@@ -1,17 +1,20 @@
+import { createHash } from "node:crypto";
 import type { EnvVarStore } from "../../store/port.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
+import type { EnvText } from "../../runtime/protocol.ts";
 
 // Every run of a user's components carries the user's environment variables (process.env), so
-// each user's are kept here, opened and already as the JSON text the runner takes: a run costs a
-// map lookup, and a user with none (most) sends nothing. A change made through this node marks
+// each user's are kept here, opened and already as the JSON text the runner takes, with its
+// version: a run costs a map lookup and carries only the version (a runner asks for a text it
+// doesn't hold, once), and a user with none (most) sends nothing. A change made through this node marks
 // the user's entry stale at once; one made through another node arrives over the bus
 // (SourceRuntime.onUserChanged). A bus message may be lost, so with PostgreSQL (other nodes may
 // write) an entry is also read again after `ttlMs`. A read opens only values whose sealed text
 // changed: each is opened once per change, not once per run or per read.
 
 interface Snapshot {
-  /** the variables as a JSON object's text, or undefined when there are none */
-  json: string | undefined;
+  /** the variables as a JSON object's text and its version, or undefined when there are none */
+  text: EnvText | undefined;
   /** name -> [sealed, opened], what the next read reuses */
   opened: Map<string, [string, string]>;
 }
@@ -38,13 +41,13 @@ export class EnvSnapshots {
   }
 
   /**
-   * The user's variables as JSON text, or undefined when they have none; a promise only when they
-   * must be read. Rejects only when the store can't be read.
+   * The user's variables as JSON text with its version, or undefined when they have none; a
+   * promise only when they must be read. Rejects only when the store can't be read.
    */
-  snapshot(userId: string): string | undefined | Promise<string | undefined> {
+  snapshot(userId: string): EnvText | undefined | Promise<EnvText | undefined> {
     const entry = this.#entries.get(userId);
     const now = this.#ttlMs === Infinity ? 1 : Date.now();
-    if (entry && entry.expires > now) return entry.done ? entry.done.json : entry.value.then((s) => s.json);
+    if (entry && entry.expires > now) return entry.done ? entry.done.text : entry.value.then((s) => s.text);
     const previous = entry?.done?.opened;
     const mine: Entry = { expires: now + this.#ttlMs, value: this.#load(userId, previous) };
     if (!this.#entries.has(userId) && this.#entries.size >= MAX_USERS) this.#entries.delete(this.#entries.keys().next().value!);
@@ -54,7 +57,7 @@ export class EnvSnapshots {
       // a failed read is not kept: the next run tries the store again
       () => void (this.#entries.get(userId) === mine && this.#entries.delete(userId)),
     );
-    return mine.value.then((s) => s.json);
+    return mine.value.then((s) => s.text);
   }
 
   /** The user's variables changed (here or on another node): the next run reads them again. */
@@ -66,7 +69,7 @@ export class EnvSnapshots {
   async #load(userId: string, previous: Map<string, [string, string]> | undefined): Promise<Snapshot> {
     const rows = await this.#store.list(userId);
     const opened = new Map<string, [string, string]>();
-    if (rows.length === 0) return { json: undefined, opened };
+    if (rows.length === 0) return { text: undefined, opened };
     // no prototype: a variable may be named __proto__
     const env = Object.create(null) as Record<string, string>;
     for (const r of rows) {
@@ -75,6 +78,9 @@ export class EnvSnapshots {
       opened.set(r.name, [r.value, plain]);
       env[r.name] = plain;
     }
-    return { json: JSON.stringify(env), opened };
+    const json = JSON.stringify(env);
+    // the owner is in the hash: two users' runs never share a version the runner holds
+    const version = createHash("sha256").update(userId).update("\n").update(json).digest("base64url");
+    return { text: { version, json }, opened };
   }
 }

@@ -125,7 +125,7 @@ export class Invocations {
     // the stores it opens are the user's still (saved so, but deleted or not, checked each run)
     const dataStores = dataStoresOf(t, cellId);
     const refusedStores = dataStores && unopenableStores(this.#d.store.dataStores, t.user.id, dataStores);
-    const [state, propValues, envJson, unopenable] = await Promise.all([this.#rows.state(t.source), props, env, refusedStores]).catch((e: unknown) => {
+    const [state, propValues, envText, unopenable] = await Promise.all([this.#rows.state(t.source), props, env, refusedStores]).catch((e: unknown) => {
       if (!opts.dryRun) this.#d.usage.end(t.user);
       throw e;
     });
@@ -140,7 +140,7 @@ export class Invocations {
       kind,
       ...(eventJson === undefined ? {} : { eventJson }),
       props: propValues,
-      ...(envJson === undefined ? {} : { envJson }),
+      ...(envText === undefined ? {} : { env: envText }),
       db: state.row.db,
       dbEpoch: state.epoch,
       limits: this.#d.limits,
@@ -189,7 +189,7 @@ export class Invocations {
    */
   async warm(t: Target, nextUseAt: number): Promise<void> {
     // the component's top level runs now, and may read process.env
-    const envJson = await this.#d.env.snapshot(t.user.id);
+    const env = await this.#d.env.snapshot(t.user.id);
     await this.#d.invoker.invoke({
       sourceId: t.source.id,
       owner: t.user.id,
@@ -197,7 +197,7 @@ export class Invocations {
       ...codeOf(t),
       kind: "run",
       warmOnly: true,
-      ...(envJson === undefined ? {} : { envJson }),
+      ...(env === undefined ? {} : { env }),
       props: {},
       db: {},
       // no epoch the host gives out: the first real run brings the source's db

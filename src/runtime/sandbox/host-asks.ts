@@ -3,15 +3,15 @@
 // none (RunnerTell: a response to send at once). Both leave in order with the replies
 // (runner-main.ts sends them). An answer that never comes (the host died) doesn't matter: the
 // runner dies with the host.
-import type { DataStoreRead, RunnerAnswer, RunnerAsk, RunnerCodeAsk, RunnerTell } from "../ipc.ts";
+import type { DataStoreRead, RunnerAnswer, RunnerQuestion, RunnerTell } from "../ipc.ts";
 
 const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 let next = 1;
-let send: ((ask: RunnerAsk | RunnerCodeAsk) => void) | undefined;
+let send: ((ask: RunnerQuestion) => void) | undefined;
 let tell: ((t: RunnerTell) => void) | undefined;
 
 /** how asks and tells leave (runner-main.ts: in its outbox, after the replies finished before them) */
-export function connectHost(ways: { ask: (ask: RunnerAsk | RunnerCodeAsk) => void; tell: (t: RunnerTell) => void }): void {
+export function connectHost(ways: { ask: (ask: RunnerQuestion) => void; tell: (t: RunnerTell) => void }): void {
   send = ways.ask;
   tell = ways.tell;
 }
@@ -31,7 +31,14 @@ export async function askCode(req: number, codeHash: string): Promise<string> {
   return code;
 }
 
-function ask(make: (n: number) => RunnerAsk | RunnerCodeAsk): Promise<unknown> {
+/** the environment variables' text of version `version`, which invoke request `req` names (RunnerEnvAsk) */
+export async function askEnv(req: number, version: string): Promise<string> {
+  const json = await ask((n) => ({ ask: n, req, env: version }));
+  if (typeof json !== "string") throw new Error("the host sent no environment variables");
+  return json;
+}
+
+function ask(make: (n: number) => RunnerQuestion): Promise<unknown> {
   return new Promise((resolve, reject) => {
     if (!send || !process.connected) {
       reject(new Error("the service is not reachable from this sandbox"));

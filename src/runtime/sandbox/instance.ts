@@ -5,7 +5,7 @@
 // the invocation instead of the runner (isolated-vm throws a rejection nobody handled out of the
 // call during which it happened).
 import ivm from "isolated-vm";
-import type { InvocationError, InvocationKind } from "../protocol.ts";
+import type { EnvText, InvocationError, InvocationKind } from "../protocol.ts";
 import type { DbState } from "./db-state.ts";
 import { parseSandboxRequest, sandboxFetch } from "./fetch.ts";
 import { hostReference } from "./host-reference.ts";
@@ -75,6 +75,8 @@ export class Instance {
   #context: ivm.Context | undefined;
   #host: ivm.Reference | undefined;
   #released = false;
+  /** the version of process.env its context holds: a run of another version brings the text (isolate/process.js) */
+  #envVersion: string | undefined;
   /** the code it runs: a bundle's map turns an error's positions into the user's lines */
   #code = "";
   /** the maps of its code (by step cellId for a workflow, "" for a component), read when first needed */
@@ -90,11 +92,11 @@ export class Instance {
   /**
    * Evaluates the component; throws AppError("invalid_component") like analysis does. With an
    * `owner`, the context goes into an isolate shared with that owner's other sources of this code.
-   * `envJson`: process.env for the component's top level (the owner's variables).
+   * `env`: process.env for the component's top level (the owner's variables).
    */
-  static async create(codeHash: string, code: string, memoryMb: number, timeoutMs: number, owner?: string, envJson?: string): Promise<Instance> {
+  static async create(codeHash: string, code: string, memoryMb: number, timeoutMs: number, owner?: string, env?: EnvText): Promise<Instance> {
     const inst = new Instance(codeHash, memoryMb, owner);
-    inst.#code = code;
+    [inst.#code, inst.#envVersion] = [code, env?.version];
     const sync = entryModes.syncStart(codeHash);
     const calls = sync ? IsolateCalls.onThread() : POOLED;
     // its own time on the thread; a pooled start's time in its isolate (see EntryModes.started)
@@ -103,7 +105,7 @@ export class Instance {
     try {
       const host = hostReference((op, args) => inst.#op(op, args));
       inst.#host = host;
-      const prepared = await prepareContext(inst.isolate, host, calls, envJson);
+      const prepared = await prepareContext(inst.isolate, host, calls, env);
       inst.#context = prepared.context;
       const { runtime } = prepared;
       const component = await loadCode(inst.isolate, prepared, code, createLimits(timeoutMs, memoryMb), codeHash, calls);
@@ -195,7 +197,9 @@ export class Instance {
         // the entry's own timeout. The isolate (shared with siblings) stays.
         this.dispose();
       }, Math.ceil(remainingMs));
-      const args = [kind, eventJson, JSON.stringify(props ?? {}), JSON.stringify(inv.limits), inv.envJson];
+      const envJson = inv.env?.version === this.#envVersion ? undefined : inv.env?.json;
+      this.#envVersion = inv.env?.version;
+      const args = [kind, eventJson, JSON.stringify(props ?? {}), JSON.stringify(inv.limits), inv.env?.version, envJson];
       this.#enter(running, this.#refs?.invoke, args);
     });
   }

@@ -1,7 +1,7 @@
 // What one invocation accumulates on the runner's side while the component runs: emits, logs,
 // the db working copy, the HTTP response, its timers and fetches. The isolate reaches it only
 // through the ops below, whose arguments are checked, never trusted.
-import type { EmitMeta, EmittedEvent, HttpResponse, InvocationError, InvokeLimits, LogLine, QueuedSend, StepFlow, StepReport } from "../protocol.ts";
+import type { EmitMeta, EmittedEvent, EnvText, HttpResponse, InvocationError, InvokeLimits, LogLine, QueuedSend, StepFlow, StepReport } from "../protocol.ts";
 import { queuedSend } from "./queued-send.ts";
 import type { DbState } from "./db-state.ts";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "../../lib/json-shape.ts";
@@ -34,8 +34,8 @@ export function invocationError(name: unknown, message: unknown, stack: unknown)
 export class Invocation {
   readonly limits: InvokeLimits;
   readonly db: DbState;
-  /** the owner's environment variables as JSON text (process.env), or undefined: none */
-  readonly envJson: string | undefined;
+  /** the owner's environment variables (process.env), or undefined: none */
+  readonly env: EnvText | undefined;
   readonly emits: EmittedEvent[] = [];
   readonly emitErrors: InvocationError[] = [];
   readonly logs: LogLine[] = [];
@@ -55,10 +55,10 @@ export class Invocation {
   /** bytes handed to the host so far (emits, logs, response), bounded by maxResultBytes */
   #resultBytes = 0;
 
-  constructor(limits: InvokeLimits, db: DbState, envJson?: string) {
+  constructor(limits: InvokeLimits, db: DbState, env?: EnvText) {
     this.limits = limits;
     this.db = db;
-    this.envJson = envJson;
+    this.env = env;
   }
 
   /** its data stores (`data_store` props): reads and the writes it hands back */

@@ -2,14 +2,15 @@
 // in arrival order, different sources concurrently.
 import { performance } from "node:perf_hooks";
 import { AppError } from "../../lib/errors.ts";
-import type { InvocationError, InvokeReply, InvokeRequest, InvokeResult } from "../protocol.ts";
+import type { EnvText, InvocationError, InvokeReply, InvokeRequest, InvokeResult } from "../protocol.ts";
 import { getCode, putCode } from "./code-store.ts";
 import { DbState } from "./db-state.ts";
 import { Instance } from "./instance.ts";
 import { Invocation, invocationError } from "./invocation.ts";
 import { StepLoadError } from "./load/load-workflow.ts";
 import { DataStoreWork } from "./data-store-work.ts";
-import { askCode, askHost, tellHost } from "./host-asks.ts";
+import { askCode, askEnv, askHost, tellHost } from "./host-asks.ts";
+import { getEnv, putEnv } from "./env-store.ts";
 
 /**
  * Warm instances kept per runner (LRU; a busy one is never evicted). Measured with a small
@@ -85,7 +86,7 @@ function check(req: InvokeRequest): void {
     typeof req.codeHash === "string" &&
     ["run", "deploy", "activate", "deactivate", "options", "reload"].includes(req.kind) &&
     (req.eventJson === undefined || typeof req.eventJson === "string") &&
-    (req.envJson === undefined || typeof req.envJson === "string") &&
+    (req.envVersion === undefined || typeof req.envVersion === "string") &&
     (req.warmOnly === undefined || typeof req.warmOnly === "boolean") &&
     (req.respondNow === undefined || typeof req.respondNow === "boolean") &&
     (req.dataStores === undefined || (Array.isArray(req.dataStores) && req.dataStores.every((s) => typeof s === "string"))) &&
@@ -157,8 +158,9 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
     putCode(req.codeHash, code);
   }
 
+  const env = await envOf(reqId, req.envVersion);
   const warm = inst?.warmDb?.epoch === req.dbEpoch ? inst.warmDb.state : undefined;
-  const inv = new Invocation(req.limits, (warm ?? DbState.fromObject(req.db)).clone(), req.envJson);
+  const inv = new Invocation(req.limits, (warm ?? DbState.fromObject(req.db)).clone(), env ?? undefined);
   if (req.respondNow) inv.onImmediate = (response) => tellHost({ req: reqId, response });
   if (req.dataStores && req.dataStores.length > 0) {
     inv.dataStores = new DataStoreWork(req.dataStores, (store, op, key) => askHost(reqId, store, op, key), (n, what) => inv.charge(n, what));
@@ -179,9 +181,10 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
     return out;
   };
 
+  if (env === null) return result(invocationError("InternalError", "the service did not send the owner's environment variables", ""));
   if (!inst) {
     try {
-      inst = await Instance.create(req.codeHash, code!, req.limits.memoryMb, req.limits.timeoutMs, req.owner, req.envJson);
+      inst = await Instance.create(req.codeHash, code!, req.limits.memoryMb, req.limits.timeoutMs, req.owner, inv.env);
     } catch (e) {
       return result(loadError(e, req.limits.timeoutMs, req.limits.memoryMb));
     }
@@ -207,4 +210,17 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
     }
   }
   return result(error);
+}
+
+// The text of the variables the request names: kept here per version, asked for (while the run
+// holds its source's place, as its code is) when this runner doesn't hold it. null: not to be had.
+async function envOf(reqId: number, version: string | undefined): Promise<EnvText | undefined | null> {
+  if (version === undefined) return undefined;
+  let json = getEnv(version);
+  if (json === undefined) {
+    json = await askEnv(reqId, version).catch(() => undefined);
+    if (json === undefined) return null;
+    putEnv(version, json);
+  }
+  return { version, json };
 }

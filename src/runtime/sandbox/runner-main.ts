@@ -2,7 +2,7 @@
 // Every request gets exactly one reply; errors in component code never end this process.
 import { AppError } from "../../lib/errors.ts";
 import type { RunnerMessage, RunnerReply } from "../protocol.ts";
-import { batchesOf, type RunnerAsk, type RunnerCodeAsk, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
+import { batchesOf, type RunnerQuestion, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
 import { analyze } from "./analyze/analyze.ts";
 import { invoke, setWarmMemoryMb, setWarmSources } from "./invoke.ts";
 import { entryModes } from "./instance.ts";
@@ -34,7 +34,7 @@ async function handle(msg: RunnerMessage): Promise<unknown> {
 // Replies finished in one tick go back as one message, as the host batches its requests; each
 // message carries this process's RSS, so the host can retire a runner that grew too large.
 let outbox: RunnerReply[] | null = null;
-let asks: Array<RunnerAsk | RunnerCodeAsk> = [];
+let asks: RunnerQuestion[] = [];
 let tells: RunnerTell[] = [];
 
 function reply(message: RunnerReply): void {

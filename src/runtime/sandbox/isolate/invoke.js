@@ -139,9 +139,9 @@ async function start(component, kind, event, props, limits, outbox) {
 
 /** The invocation entry for one component: returns at once; "done" reports the outcome and the emits. */
 export function bind(component) {
-  return (kind, eventJson, propsJson, limitsJson, envJson, sync) => {
+  return (kind, eventJson, propsJson, limitsJson, envVersion, envJson, sync) => {
     entered(sync);
-    resetInvocation(envJson);
+    resetInvocation(envVersion, envJson);
     const event = eventJson === undefined ? undefined : parse(eventJson);
     const limits = parse(limitsJson);
     const outbox = makeOutbox(limits);

@@ -1,35 +1,40 @@
 // Runs INSIDE the isolate: the `process` global, a stand-in for Node's. It says it is Node
 // (packages branch on process.versions.node) because what they then reach for, Node's modules,
 // is what bundles provide. `process.env` holds the owner's environment variables and nothing
-// else: each invocation brings them (a JSON object's text, absent when there are none).
+// else: each invocation names their version, and brings their text (a JSON object's) only when
+// this context has not seen that version (sandbox/instance.ts).
 //
 // There is one `process.env` object per context, for good: packages keep it
 // (`const { env } = process` at their top level). Behind it, each invocation gets a fresh set of
-// variables, so what one run wrote into it is gone in the next; the text is parsed only when a
-// run reads process.env and it changed (most runs never look).
+// variables, so what one run wrote into it is gone in the next. The text of a version is parsed
+// once, when a run first reads process.env (most runs never look), into `base`, which no run
+// writes: a run's first write copies it. A user's variables may be megabytes, and parsing them at
+// every run held the runner for most of a second.
 
 const { parse } = JSON;
 const then = Promise.prototype.then;
 const { defineProperty, deleteProperty, get, getOwnPropertyDescriptor, has, ownKeys, set } = Reflect;
 
-/** the JSON the variables come from now; `vars` is parsed from it when stale */
+/** the version of the variables now (undefined: none), and their text until it is parsed */
+let version;
 let json;
-let stale = true;
-/** a run wrote into process.env: the next one starts again from its own JSON */
-let written = false;
-let vars = {};
+/** the version's variables, parsed; never written */
+let base = {};
+/** this run's own copy once it wrote, else undefined (it reads `base`) */
+let own;
 
 function current() {
-  if (stale) {
-    stale = false;
-    vars = json === undefined ? {} : parse(json);
+  if (own) return own;
+  if (json !== undefined) {
+    base = parse(json);
+    json = undefined;
   }
-  return vars;
+  return base;
 }
 
 function write(fn) {
-  written = true;
-  return fn(current());
+  if (!own) own = { ...current() };
+  return fn(own);
 }
 
 // Node's process.env turns what is assigned into strings; so does this one.
@@ -47,13 +52,23 @@ const makeEnv = () =>
     },
   );
 
-/** The variables of the invocation starting now (and of the top level, at install). */
-export function setEnv(next) {
-  // the same text, and nobody wrote: the parsed variables stand
-  if (next === json && !written) return;
-  json = next;
-  stale = true;
-  written = false;
+/**
+ * The variables of the invocation starting now (and of the top level, at install): `nextVersion`
+ * names them, `nextJson` is their text, given only when this context does not have that version.
+ */
+export function setEnv(nextVersion, nextJson) {
+  // whatever the last run wrote is gone
+  own = undefined;
+  if (nextJson !== undefined) {
+    version = nextVersion;
+    json = nextJson;
+    return;
+  }
+  if (nextVersion === version) return;
+  if (nextVersion !== undefined) throw new Error("process.env: the runner named variables this context does not have");
+  version = undefined;
+  json = undefined;
+  base = {};
 }
 
 let proc;
@@ -98,9 +113,7 @@ export function processObject() {
       return env;
     },
     set env(next) {
-      written = true;
-      stale = false;
-      vars = { ...next };
+      own = { ...next };
     },
     // before promise callbacks, as in Node, as far as a microtask can be
     nextTick(fn, ...args) {

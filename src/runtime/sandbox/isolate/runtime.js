@@ -17,10 +17,10 @@ let logsFull = false;
 
 /**
  * Starts a clean slate for an invocation: the runner has cancelled the previous one's timers.
- * `envJson`: its process.env (the owner's variables), absent when there are none.
+ * `envVersion`, `envJson`: its process.env (the owner's variables; process.js setEnv).
  */
-export function resetInvocation(envJson) {
-  setEnv(envJson);
+export function resetInvocation(envVersion, envJson) {
+  setEnv(envVersion, envJson);
   timers.clear();
   forgetPending();
   logsFull = false;
@@ -162,10 +162,10 @@ class TextDecoder {
   }
 }
 
-/** `envJson`: process.env for the component's top level (the first invocation's). */
-export function install(hostRef, envJson) {
+/** `envVersion`, `envJson`: process.env for the component's top level (the first invocation's). */
+export function install(hostRef, envVersion, envJson) {
   connect(hostRef);
-  setEnv(envJson);
+  setEnv(envVersion, envJson);
   const g = globalThis;
   // WebAssembly memory is allocated outside the isolate's heap, so the memory limit does not
   // bound it (one invocation grew a Memory to 4 GiB): components get no WebAssembly.

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileCached } from "./compile-cache.ts";
 import { POOLED, type IsolateCalls } from "./isolate-calls.ts";
+import type { EnvText } from "../../protocol.ts";
 import { SANDBOX_DIR } from "../sandbox-dir.ts";
 
 const DIR = join(SANDBOX_DIR, "isolate");
@@ -59,12 +60,12 @@ export interface PreparedContext {
 
 /**
  * A new context with the sandbox globals installed, connected to the runner through `host`;
- * `envJson` is process.env until the first invocation brings its own (none: empty).
+ * `env` is process.env until the first invocation brings its own (none: empty).
  */
-export async function prepareContext(isolate: ivm.Isolate, host: ivm.Reference, calls: IsolateCalls = POOLED, envJson?: string): Promise<PreparedContext> {
+export async function prepareContext(isolate: ivm.Isolate, host: ivm.Reference, calls: IsolateCalls = POOLED, env?: EnvText): Promise<PreparedContext> {
   const context = await calls.createContext(isolate);
   const runtime = await loadRuntime(isolate, context, calls);
   const install = await calls.get(runtime, "install");
-  await calls.apply(install, [host, envJson]);
+  await calls.apply(install, [host, env?.version, env?.json]);
   return { context, runtime };
 }
