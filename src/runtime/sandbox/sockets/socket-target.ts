@@ -1,6 +1,6 @@
 // Where a sandbox socket may connect, under the same rule as fetch (lib/net/net-guard.ts): loopback,
-// private and link-local addresses only when the operator allowed that exact host:port
-// (TRIBUTARY_FETCH_ALLOW). The name is resolved here once and the socket connects only to
+// private, special-purpose and this machine's own addresses only when the operator allowed that
+// exact host:port (TRIBUTARY_FETCH_ALLOW). The name is resolved here once and the socket connects only to
 // addresses that were checked, so a second answer (DNS rebinding, a TTL of 0) can't redirect it.
 import { lookup as dnsLookup } from "node:dns/promises";
 import { connect as netConnect, isIP, type LookupFunction, type Socket } from "node:net";
