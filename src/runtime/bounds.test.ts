@@ -104,6 +104,13 @@ describe("invoke: bounds on what a component hands the host", () => {
     assert.deepEqual(events(r), ["undefined", "undefined"]);
   });
 
+  it("code that needs WebAssembly at its top level (ssh2's poly1305) fails saying the sandbox has none, and why", async () => {
+    const r = await run(`const ready = (async () => { "object" !== typeof WebAssembly && (() => { throw new WebAssembly.RuntimeError("abort"); })(); })();
+      export default { async run() { await ready; } }`);
+    assert.match(r.error?.message ?? "", /WebAssembly is not defined.*the sandbox has no WebAssembly: its memory would not count against the invocation's memory limit/);
+    assert.equal(await pid(), undefined);
+  });
+
   it("a flood of 0 ms intervals ends with the run (or its timeout), and the runner keeps serving", async () => {
     const r = await run(
       `export default { async run() {

@@ -15,6 +15,8 @@ export function createLimits(timeoutMs: number, memoryMb: number): Limits {
   return { timeoutMs, memoryMb, remaining: () => Math.max(1, deadline - Date.now()) };
 }
 
+export const NO_WEBASSEMBLY = "the sandbox has no WebAssembly: its memory would not count against the invocation's memory limit (docs/security.md)";
+
 // The first frame in the component's own file, e.g. "component.mjs:3:9".
 function location(stack: string | undefined): string | undefined {
   return stack?.match(/component\.m?js:\d+:\d+/)?.[0];
@@ -34,8 +36,10 @@ export function sandboxError(e: unknown, isolate: ivm.Isolate, limits: Limits): 
   }
   const name = e instanceof Error ? `${e.name}: ` : "";
   const where = e instanceof Error ? location(e.stack) : undefined;
+  // a package that needs WebAssembly (ssh2, Wasm builds) fails at its top level: say why it's missing
+  const why = /\bWebAssembly is not defined\b/.test(message) ? `; ${NO_WEBASSEMBLY}` : "";
   return new AppError(
     "invalid_component",
-    `component threw while evaluating: ${name}${message}${where ? ` (${where})` : ""}`,
+    `component threw while evaluating: ${name}${message}${where ? ` (${where})` : ""}${why}`,
   );
 }
