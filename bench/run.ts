@@ -2,6 +2,7 @@ import { benchApi } from "./api.ts";
 import { benchCliDev } from "./cli-dev.ts";
 import { benchCluster } from "./cluster.ts";
 import { benchDeliveries } from "./deliveries.ts";
+import { benchEnv } from "./env.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchOverload } from "./overload.ts";
 import { benchPackages } from "./packages.ts";
@@ -13,7 +14,7 @@ import { benchSse } from "./sse.ts";
 import { benchTimers } from "./timers.ts";
 import { benchWorkflows } from "./workflows.ts";
 
-// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev,reads,overload,fanout,peers,workflows,sockets,oauth]`:
+// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev,reads,overload,fanout,peers,workflows,sockets,oauth,env]`:
 // every figure beside a bare node:http server measured in the same run, so the ratios survive a noisy machine. Each bench
 // starts its own service (fresh data dir) and stops it. Without --seconds the API, ingest and
 // live-latency benches load for 10 s each, the timers bench measures a 30 s window, the
@@ -58,6 +59,8 @@ const benches: Record<string, () => Promise<void>> = {
   sockets: () => benchSockets(),
   // requests whose invocation refreshes an OAuth token vs the others; a fixed number of requests
   oauth: () => benchOAuth(),
+  // one user at the env vars limit floods run-now while another's requests are timed; --seconds per phase (4 phases)
+  env: () => benchEnv(seconds(10)),
   // several nodes on PostgreSQL + Redis (skipped when they aren't reachable); --nodes=N (default 3)
   cluster: () => benchCluster(seconds(10), Number(arg("nodes") ?? 3)),
 };
