@@ -21,6 +21,7 @@ import { errorNoticesSchema } from "./migrations/018_error_notices.ts";
 import { oauthSchema } from "./migrations/019_oauth.ts";
 import { quotaReservationsSchema } from "./migrations/020_quota_reservations.ts";
 import { componentTypes } from "./migrations/021_component_types.ts";
+import { runWaitKind } from "./migrations/022_run_wait_kind.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -48,6 +49,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "019_oauth": oauthSchema(),
     "020_quota_reservations": quotaReservationsSchema(),
     "021_component_types": componentTypes(),
+    "022_run_wait_kind": runWaitKind(dialect),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 // Table shapes as Kysely sees them. Both dialects store booleans as 0/1 integers and JSON as
 // text, so one query codebase reads the same values from SQLite and PostgreSQL.
@@ -283,6 +283,8 @@ export interface WorkflowRunsTable {
   due_at_ms: number | null;
   partition: number;
   wait: string | null;
+  /** `wait`'s kind, computed by the database (migration 022): read and compared, never written */
+  wait_kind: ColumnType<string | null, never, never>;
 }
 
 /** the steps a run reached, by (run_id, idx) */

@@ -322,6 +322,33 @@ describe("durable workflow runs", () => {
     }
   });
 
+  it("settings.concurrency: a replay turned away waits queued, and starts as soon as the run ahead ends", async () => {
+    const user = await t.newUser();
+    const w = await workflow(
+      user,
+      [{ name: "slow", code: step(`const hold = steps.trigger.event.body.hold; if (hold) { await (await fetch("${counterUrl}/" + hold)).text(); await new Promise((r) => setTimeout(r, 800)); } return "done";`) }],
+      { settings: { concurrency: 1 } },
+    );
+    await trigger(w, {});
+    const first = await runWhere(user, w, (r) => r.status === "succeeded", "the first run to end");
+    // a run that holds the workflow's one place for a while (its slow step), then the replay
+    const hold = `hold-${w.id}`;
+    await trigger(w, { hold });
+    await waitFor(async () => hits.get(`/${hold}`) === 1, 15_000, "the second run to start");
+    const replay = await t.request("POST", `/v1/runs/${first.id}/replay`, { key: user.key });
+    assert.equal(replay.status, 202, replay.text);
+    const queued = await getRun(user, replay.body.data.id);
+    assert.equal(queued.waiting?.for, "queued", JSON.stringify(queued));
+    const replayed = await waitFor(async () => {
+      const r = await getRun(user, replay.body.data.id);
+      return r.status === "succeeded" ? r : undefined;
+    }, 15_000, "the replay to end");
+    const held = await runWhere(user, w, (r) => r.id !== replayed.id && r.status === "succeeded", "the second run");
+    // taken up when the run ahead ended, not at the engine's periodic sweep (every 5 s)
+    const late = replayed.steps[0].started_at_ms - held.ended_at_ms;
+    assert.ok(late >= 0 && late < 2500, `the replay started ${late} ms after the run ahead ended`);
+  });
+
   it("settings.rate: past the limit, runs wait for the window to move on", async () => {
     const user = await t.newUser();
     const w = await workflow(user, [{ name: "s", code: step(`return Date.now();`) }], { settings: { rate: { limit: 2, per_seconds: 1 } } });

@@ -21,7 +21,8 @@ import type { Routes } from "../flow/routes.ts";
 import type { CoreMetrics } from "./metrics.ts";
 import { RunTrims } from "../workflows/run-record.ts";
 import { RunDriver, type RunOptions } from "../workflows/run-driver.ts";
-import { triggerOf, type StepInvocation } from "./target.ts";
+import { triggerOf, type Committed, type StepInvocation } from "./target.ts";
+import type { Next } from "../workflows/run-machine.ts";
 import { accountFailure, type AccountError } from "../accounts/account-error.ts";
 import { storeFailure, unopenableStores } from "../data-stores/store-refs.ts";
 
@@ -60,6 +61,8 @@ export interface InvocationDeps {
   pendingWrites: PendingWrites;
   /** whether $.send.email can send (TRIBUTARY_SMTP_URL) */
   email: boolean;
+  /** a workflow run committed here waits until `dueAtMs`: the run waker takes it up then */
+  wakeRuns: (dueAtMs: number) => void;
   /** sends steps queued, committed just now: to be sent */
   sent: (rows: RunSendRow[]) => void;
 }
@@ -96,6 +99,7 @@ export class Invocations {
       step: (t, opts, step) => this.#invoke(t, "run", undefined, { ...opts, step }),
       settleOnly: (t, opts, result, step) => this.#settleOnly(t, opts, result, step),
       halted: (id) => this.#stopping || this.#deleted.has(id),
+      wake: deps.wakeRuns,
       log: deps.log,
     });
   }
@@ -106,10 +110,11 @@ export class Invocations {
    */
   invoke(t: Target, kind: InvocationKind, eventJson: string | undefined, opts: RunOptions = {}): Promise<InvokeResult> {
     if (t.workflow && kind === "run" && !opts.dryRun && !opts.step) return this.runs.start(t, eventJson, opts);
-    return this.#invoke(t, kind, eventJson, opts);
+    return this.#invoke(t, kind, eventJson, opts).then((done) => done.result);
   }
 
-  async #invoke(t: Target, kind: InvocationKind, eventJson: string | undefined, opts: InvokeOptions): Promise<InvokeResult> {
+  /** An invocation's result once committed; a workflow step's also says what its run does next. */
+  async #invoke(t: Target, kind: InvocationKind, eventJson: string | undefined, opts: InvokeOptions): Promise<Committed> {
     const step = opts.step;
     // a step runs with its run's trigger event, whatever resumed it
     if (step) eventJson = step.ctx.eventJson;
@@ -173,7 +178,7 @@ export class Invocations {
     );
     const metrics = this.#d.metrics;
     if (metrics) void pending.then((r) => metrics.invocation(kind, !r.error, r.wallMs));
-    if (opts.dryRun) return pending;
+    if (opts.dryRun) return pending.then((result) => ({ result }));
     const done = this.#inOrder(t, state, ctx, pending, opts);
     // committed, failed or dropped: its writes are the store's now, or never will be
     if (dataStores) {
@@ -292,7 +297,7 @@ export class Invocations {
     this.#deleted.add(emitterId);
   }
 
-  #inOrder(t: Target, state: CachedState, ctx: InvocationContext, pending: Promise<InvokeResult>, opts: InvokeOptions) {
+  #inOrder(t: Target, state: CachedState, ctx: InvocationContext, pending: Promise<InvokeResult>, opts: InvokeOptions): Promise<Committed> {
     const id = t.source.id;
     const prev = this.#tails.get(id) ?? Promise.resolve();
     // The chain orders only the staging of results (ids, dedupe, state, queueing the commit), not
@@ -316,16 +321,14 @@ export class Invocations {
       this.#tails.delete(id);
       if (this.#stale.delete(id)) this.#rows.reload(id);
     });
-    return staged.then(async ({ result, committed }) => {
-      await committed;
-      return result;
-    });
+    return staged.then(async ({ result, committed }) => ({ result, next: await committed }));
   }
 
-  #apply(t: Target, state: CachedState, ctx: InvocationContext, r: InvokeResult, opts: InvokeOptions, subs: SubscriptionRow[]) {
+  /** Stages the result's commit; resolves once committed, with what a workflow step's run does next. */
+  #apply(t: Target, state: CachedState, ctx: InvocationContext, r: InvokeResult, opts: InvokeOptions, subs: SubscriptionRow[]): Promise<Next | undefined> {
     if (this.#deleted.has(t.source.id) || this.#stopping) {
       this.#d.usage.end(t.user);
-      return Promise.resolve();
+      return Promise.resolve(undefined);
     }
     const step = opts.step;
     // counted first, so that nothing below can leave the run counted as running
@@ -377,7 +380,10 @@ export class Invocations {
     this.#fence(t, opts, part);
     const staged = this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx);
     const sends = record?.sends;
-    return sends ? staged.then(() => this.#d.sent(sends)) : staged;
+    return staged.then(() => {
+      if (sends) this.#d.sent(sends);
+      return record?.next;
+    });
   }
 
   // Durable work (an inbox row, a delivery, a timer tick, a workflow run's step) is the partition

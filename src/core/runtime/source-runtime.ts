@@ -101,6 +101,7 @@ export class SourceRuntime {
       pendingWrites: this.pendingWrites,
       email: deps.smtp !== undefined,
       sent: (rows) => this.runSender.kick(rows),
+      wakeRuns: (dueAtMs) => this.runWaker.arm(dueAtMs),
       limits: deps.limits,
       fetchAllow: [...deps.fetchAllow],
       retention: deps.retention,

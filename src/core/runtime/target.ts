@@ -1,6 +1,7 @@
 import type { CommitBatch, ComponentRow, RunRow, RunSendRow, RunStepRow, SourceRow, UserRow, WorkflowRow } from "../../store/port.ts";
 import type { HttpResponse, InvokeResult, LogLine } from "../../runtime/protocol.ts";
 import type { InvocationContext, TriggerKind } from "./error-events.ts";
+import type { Next } from "../workflows/run-machine.ts";
 
 // What an invocation runs (an emitter with its owner and code) and what it consumes.
 
@@ -39,13 +40,29 @@ export interface StepInvocation {
   /** the run's invocation context (its $errors entries, the trigger) */
   ctx: InvocationContext;
   /** applies the step's result to the run, in commit order: the rows its commit writes */
-  settle: (r: InvokeResult, now: number) => { run: RunRow; steps: RunStepRow[]; reportError: boolean; logs: LogLine[]; sends?: RunSendRow[] };
+  settle: (r: InvokeResult, now: number) => StepRecord;
   /** the run's first commit (it consumes the trigger) */
   newRun: boolean;
   /** the run's first step: the run counts as one of the owner's invocations (later steps add time) */
   countsRun: boolean;
   /** someone waits for the run's HTTP reply: `$.respond({immediate: true})` reaches it at once */
   onRespond?: (response: HttpResponse) => void;
+}
+
+/** What a step's end writes with its commit, and what its run does next (run-machine.ts). */
+export interface StepRecord {
+  run: RunRow;
+  steps: RunStepRow[];
+  reportError: boolean;
+  logs: LogLine[];
+  sends?: RunSendRow[];
+  next?: Next;
+}
+
+/** An invocation's result once committed; a workflow step's carries what its run does next. */
+export interface Committed {
+  result: InvokeResult;
+  next?: Next | undefined;
 }
 
 /** How an invocation was triggered, from what it consumes. */

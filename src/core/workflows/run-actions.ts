@@ -4,11 +4,13 @@ import { AppError, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { SourceRuntime } from "../runtime/source-runtime.ts";
 import { newRunState } from "./run-record.ts";
-import { checkWaitKey, parseWait, queuedWait, type WaitAction } from "./run-wait.ts";
+import { checkWaitKey, type WaitAction } from "./run-wait.ts";
+import { outsideChange, queuedPhase, storedAs, STEPS_AT_END, type OutsideAction } from "./run-machine.ts";
 
-// What changes a run from outside the engine (workflows §3): a replay, a cancel through the API,
-// and the resume and cancel URLs a step's $.flow call gave out. Each writes the run's row first
-// (the store is the truth), then tells the node that drives the workflow's runs.
+// What changes a run from outside the engine: a replay, a cancel through the API, and the resume
+// and cancel URLs a step's $.flow call gave out. What each does to the run is run-machine.ts's
+// `outsideChange`; the store writes it as one conditional update (the store is the truth), then
+// the node that drives the workflow's runs is told.
 
 /** The request that called a resume URL, as `$resume_data` / `callback_request` hold it. */
 export interface CallbackRequest {
@@ -42,8 +44,8 @@ export class RunActions {
     if (!(await this.#d.runtime.quotas.admit(t, "run"))) throw new AppError("quota_exceeded", "this account has used up its daily quota");
     const now = Date.now();
     const state = newRunState(w, user.id, { id: newId("r_"), startedAt: now, trigger: of.trigger_kind, eventJson: of.trigger_event, replayOf: of.id }, this.#d.version);
-    state.run.wait = queuedWait();
-    state.run.due_at_ms = now;
+    // queued as a run the concurrency gate turned away is: the engine finds both the same way
+    Object.assign(state.run, storedAs(queuedPhase(now)));
     // an HTTP run's reply went to its own request; a replay has nobody to answer
     if (state.run.trigger_kind === "HTTP") state.run.response_status = null;
     try {
@@ -58,7 +60,8 @@ export class RunActions {
 
   /** Cancels a running or suspended run (409 once it has ended). */
   async cancel(run: RunRow): Promise<void> {
-    if (!(await this.#d.store.runs.cancel(run.id, Date.now()))) throw new AppError("conflict", "the run has ended");
+    const change = outsideChange(run, { type: "cancel" }, Date.now());
+    if (!change.ok || !(await this.#d.store.runs.cancel(run.id, Date.now(), STEPS_AT_END))) throw new AppError("conflict", change.ok ? "the run has ended" : change.conflict);
     this.#d.runtime.runChanged(run.workflow_id, run.id, true);
   }
 
@@ -70,15 +73,8 @@ export class RunActions {
     const named = runId.startsWith("r_") ? checkWaitKey(this.#d.secrets, runId, key) : undefined;
     const run = named ? await this.#d.store.runs.byId(runId) : undefined;
     if (!named || !run) throw notFound("run");
-    if (action === "cancel") {
-      await this.cancel(run);
-      return run;
-    }
-    const wait = parseWait(run.wait);
-    if (run.status !== "suspended" || !wait || run.wait === null || wait.idx !== named.idx || wait.runs !== named.runs) {
-      throw new AppError("conflict", run.status === "suspended" || run.status === "running" ? "the run is not waiting for this URL any more" : `the run has ended: ${run.status}`);
-    }
-    await this.#resume(run, request);
+    if (action === "cancel") await this.cancel(run);
+    else await this.#resume(run, { type: "resume", request: JSON.stringify(request), url: named });
     return run;
   }
 
@@ -87,24 +83,16 @@ export class RunActions {
    * its resume URL would: whatever it waits for, delay, suspend or rerun, it goes on now.
    */
   async resume(run: RunRow, request: CallbackRequest): Promise<void> {
-    if (run.status !== "suspended" || run.wait === null) {
-      throw new AppError("conflict", run.status === "running" ? "the run is running, not suspended" : `the run has ended: ${run.status}`);
-    }
-    await this.#resume(run, request);
+    await this.#resume(run, { type: "resume", request: JSON.stringify(request) });
   }
 
-  async #resume(run: RunRow, request: CallbackRequest): Promise<void> {
-    const wait = parseWait(run.wait);
-    if (!wait || run.wait === null) throw new AppError("conflict", "the run is not suspended");
-    if (((wait.kind === "delay" || wait.kind === "suspend") && wait.resumed) || (wait.kind === "rerun" && wait.callback !== undefined)) {
-      throw new AppError("conflict", "the run was resumed already");
+  async #resume(run: RunRow, action: OutsideAction): Promise<void> {
+    const change = outsideChange(run, action, Date.now());
+    if (!change.ok) throw new AppError("conflict", change.conflict);
+    const wait = { from: change.from.wait!, to: change.to.wait! };
+    if (!(await this.#d.store.runs.resume(run.id, wait.from, { wait: wait.to, ...(change.resumeData ? { resumeData: change.resumeData } : {}) }, Date.now()))) {
+      throw new AppError("conflict", "the run is not waiting to be resumed any more");
     }
-    const json = JSON.stringify(request);
-    let change: { resumeData?: { idx: number; json: string }; wait: string };
-    if (wait.kind === "rerun") change = { wait: JSON.stringify({ ...wait, callback: json }) };
-    else if (wait.kind === "delay" || wait.kind === "suspend") change = { resumeData: { idx: wait.idx, json }, wait: JSON.stringify({ ...wait, resumed: true }) };
-    else throw new AppError("conflict", "the run is not waiting to be resumed");
-    if (!(await this.#d.store.runs.resume(run.id, run.wait, change, Date.now()))) throw new AppError("conflict", "the run is not waiting to be resumed any more");
     this.#d.runtime.runChanged(run.workflow_id, run.id, false);
   }
 }

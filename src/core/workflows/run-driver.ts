@@ -1,13 +1,13 @@
-import type { HttpResponse, InvokeResult } from "../../runtime/protocol.ts";
+import type { HttpResponse, InvocationError, InvokeResult } from "../../runtime/protocol.ts";
 import DataLoader from "dataloader";
 import type { RunRow, RunStepRow, Store } from "../../store/port.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import { newId } from "../../lib/ids.ts";
-import { triggerOf, type InvokeOptions, type StepInvocation, type Target } from "../runtime/target.ts";
+import { triggerOf, type Committed, type InvokeOptions, type StepInvocation, type Target } from "../runtime/target.ts";
 import { loadedRunState, newRunState, resultsBefore, takeRows, stepContext, type RunState } from "./run-record.ts";
-import { afterWait, failRun, settleStep, takeUp, type Next } from "./run-steps.ts";
+import { phaseOf, transition, type Next, type RunEvent } from "./run-machine.ts";
 import { runsAgainLater } from "../runtime/poison.ts";
-import { parseWait, queuedWait, waitUrls } from "./run-wait.ts";
+import { waitUrls } from "./run-wait.ts";
 import { RunGate } from "./run-gate.ts";
 import { sendRows } from "./run-sends.ts";
 
@@ -30,14 +30,16 @@ export interface RunDriverDeps {
   version: string;
   /** the first retry's backoff, doubling after (TRIBUTARY_RUN_RETRY_MS, 10 s) */
   retryBaseMs: number;
-  /** invokes a step and commits its result; resolves once committed */
-  step: (t: Target, opts: InvokeOptions, step: StepInvocation) => Promise<InvokeResult>;
+  /** invokes a step and commits its result; resolves once committed, with what the run does next */
+  step: (t: Target, opts: InvokeOptions, step: StepInvocation) => Promise<Committed>;
   /** commits what a run did without running a step (a suspension's timeout, a run's end) */
   settleOnly: (t: Target, opts: InvokeOptions, result: InvokeResult, step: StepInvocation) => Promise<void>;
   /** whether $.send.email can send (TRIBUTARY_SMTP_URL is set) */
   email: boolean;
   /** whether results of the emitter are no longer committed (the service stops, it was deleted) */
   halted: (emitterId: string) => boolean;
+  /** a commit here made a run wait until `dueAtMs`: the waker (run-waker.ts) takes it up then */
+  wake: (dueAtMs: number) => void;
   log: (err: unknown, what: string) => void;
 }
 
@@ -67,8 +69,6 @@ export class RunDriver {
   readonly #cancelled = new Set<string>();
   /** settings.concurrency and rate of the workflows driven here */
   readonly #gate = new RunGate();
-  /** told of every wait a commit here scheduled (its due time), so the waker can arm for it */
-  onWait: (dueAtMs: number) => void = () => {};
 
   // A scan takes up hundreds of due runs at once; each claims its run and reads its steps. Those
   // reads and writes are gathered per turn of the event loop into one statement each (100,000
@@ -118,20 +118,19 @@ export class RunDriver {
     );
     const admitted = this.#gate.tryStart(w, Date.now());
     if (!admitted.ok) {
-      // it waits in the store, queued, consuming what triggered it (workflows §3: "the rest wait
-      // durably in order")
-      Object.assign(state.run, { status: "suspended", wait: queuedWait(), due_at_ms: admitted.retryAt });
-      await this.#d.settleOnly(t, opts, emptyResult(), this.#invocation(t, state, { kind: "wait" }, { newRun: true }));
-      if (admitted.retryAt !== null) this.onWait(admitted.retryAt);
+      // it waits in the store, queued, consuming what triggered it: the rest wait durably in order
+      const { next } = transition(w, state, { type: "turnedAway", retryAt: admitted.retryAt }, Date.now());
+      await this.#d.settleOnly(t, opts, emptyResult(), this.#invocation(t, state, next, { newRun: true }));
+      if (admitted.retryAt !== null) this.#d.wake(admitted.retryAt);
       return emptyResult();
     }
     try {
-      if (w.steps.length === 0) {
-        const next = afterWait(w, state, Date.now()).next;
+      const { next } = transition(w, state, { type: "admitted" }, Date.now());
+      if (next.kind !== "step") {
         await this.#d.settleOnly(t, opts, emptyResult(), this.#invocation(t, state, next, { newRun: true }));
         return emptyResult();
       }
-      return await this.#drive(t, state, { kind: "step", idx: 0, runs: 1, attempt: 1 }, opts, true);
+      return await this.#drive(t, state, next, opts, true);
     } finally {
       this.#runEnded(t);
     }
@@ -155,8 +154,10 @@ export class RunDriver {
       // wait it read, and every commit that moves a run on changes them); any other is read again.
       const fresh = row.due_at_ms !== null ? row : await this.#d.store.runs.byId(row.id);
       const now = Date.now();
-      if (!fresh || (fresh.status !== "running" && fresh.status !== "suspended")) return;
-      const queued = parseWait(fresh.wait)?.kind === "queued";
+      const phase = fresh && phaseOf(fresh);
+      if (!fresh || !phase || phase.kind === "ended") return;
+      // waiting for room, or claimed so by a node that stopped before the run's first step
+      const queued = phase.kind === "queued" || (phase.kind === "waking" && phase.wait.kind === "queued");
       // a queued run may be taken up with no due time (a run of its workflow ended)
       if (fresh.due_at_ms !== null ? fresh.due_at_ms > now : fresh.status !== "running" && !queued) return;
       if (queued && !counted) {
@@ -164,7 +165,7 @@ export class RunDriver {
         if (!admitted.ok) {
           if (admitted.retryAt !== null && fresh.wait !== null) {
             await this.#d.store.runs.postpone(fresh.id, fresh.wait, admitted.retryAt);
-            this.onWait(admitted.retryAt);
+            this.#d.wake(admitted.retryAt);
           }
           return;
         }
@@ -178,15 +179,12 @@ export class RunDriver {
       if ((fresh.due_at_ms !== null || fresh.status === "suspended") && !(await this.#claims.load({ id: fresh.id, status: fresh.status, wait: fresh.wait }))) return;
       row = fresh;
       const state = loadedRunState(w, row, await this.#steps.load(row.id), this.#d.version);
-      const { next, timeout } = afterWait(w, state, now);
-      if (next.kind !== "step") {
-        const result = emptyResult();
-        if (timeout) result.error = timeout;
-        await this.#d.settleOnly(t, {}, result, this.#invocation(t, state, next, { reportError: Boolean(timeout) }));
+      const taken = transition(w, state, { type: "takenUp" }, now);
+      if (taken.next.kind !== "step") {
+        await this.#settleOnly(t, state, taken.next, taken.error, taken.reportError);
         return;
       }
-      takeUp(state);
-      await this.#drive(t, state, next, {}, false);
+      await this.#drive(t, state, taken.next, {}, false);
     } finally {
       this.#inFlight.delete(row.id);
       if (counted) this.#runEnded(t);
@@ -211,14 +209,13 @@ export class RunDriver {
     try {
       while (next.kind === "step") {
         if (this.#cancelled.has(runId) || this.#d.halted(t.source.id)) break;
-        let after = { kind: "end" } as Next;
         const inv = this.#invocation(t, state, next, {
           newRun: first && newRun,
           ...(opts.respond && !responded ? { onRespond: reply } : {}),
-          onNext: (n) => (after = n),
         });
+        let done: Committed;
         try {
-          last = await this.#d.step(t, first ? opts : {}, inv);
+          done = await this.#d.step(t, first ? opts : {}, inv);
         } catch (e) {
           // a new run's trigger is still there: it runs again (or is set aside as poison). One that
           // answered at once ($.respond({immediate: true})) had no trigger kept: it is lost, and said so.
@@ -235,10 +232,12 @@ export class RunDriver {
           break;
         }
         first = false;
+        last = done.result;
         if (last.response) reply(last.response);
-        next = after;
+        // the step's result, applied to the run as it committed, says what comes next
+        next = done.next ?? { kind: "end" };
       }
-      if (state.run.due_at_ms !== null && state.run.status !== "cancelled") this.onWait(state.run.due_at_ms);
+      if (state.run.due_at_ms !== null && state.run.status !== "cancelled") this.#d.wake(state.run.due_at_ms);
       return last;
     } finally {
       this.#inFlight.delete(runId);
@@ -271,27 +270,28 @@ export class RunDriver {
   /** A step's commit was refused for a reason of its own (a value the store won't take): the run fails. */
   async #refused(t: Target, state: RunState, idx: number, e: unknown): Promise<void> {
     this.#d.log(e, `a step of run ${state.run.id} could not be committed; the run fails`);
-    const error = { name: "InternalError", message: `the step's result could not be committed (${e instanceof Error ? e.message : String(e)})`, stack: "", cellId: state.steps[idx]?.cell_id };
-    failRun(t.workflow!, state, idx, error, Date.now());
-    const result = emptyResult();
-    result.error = error;
+    const cellId = state.steps[idx]?.cell_id;
+    const error: InvocationError = { name: "InternalError", message: `the step's result could not be committed (${e instanceof Error ? e.message : String(e)})`, stack: "", ...(cellId ? { cellId } : {}) };
+    const failed = transition(t.workflow!, state, { type: "refused", idx, error }, Date.now());
     try {
-      await this.#d.settleOnly(t, {}, result, this.#invocation(t, state, { kind: "end" }, { reportError: true }));
+      await this.#settleOnly(t, state, failed.next, failed.error, failed.reportError);
     } catch (e2) {
       this.#d.log(e2, `recording the failure of run ${state.run.id} failed`);
     }
   }
 
+  /** Commits a transition that ran no step (a run's end, a timeout, a refusal): its rows and its error. */
+  #settleOnly(t: Target, state: RunState, next: Next, error: InvocationError | undefined, reportError: boolean): Promise<void> {
+    const result = emptyResult();
+    if (error) result.error = error;
+    return this.#d.settleOnly(t, {}, result, this.#invocation(t, state, next, { reportError }));
+  }
+
   /**
-   * The invocation of one step of the run; `onNext` hears what follows it once its result is
-   * applied. A `next` that is not a step (the run ends or times out) runs nothing.
+   * The invocation of one step of the run: its result, applied to the run when it commits, says
+   * what follows. A `next` that is not a step (the run ends or times out) runs nothing.
    */
-  #invocation(
-    t: Target,
-    state: RunState,
-    next: Next,
-    o: { newRun?: boolean; reportError?: boolean; onNext?: (n: Next) => void; onRespond?: (r: HttpResponse) => void },
-  ): StepInvocation {
+  #invocation(t: Target, state: RunState, next: Next, o: { newRun?: boolean; reportError?: boolean; onRespond?: (r: HttpResponse) => void }): StepInvocation {
     const w = t.workflow!;
     const run: Record<string, unknown> = { customResponse: w.trigger.type === "http" && w.trigger.custom_response === true, context: state.context };
     if (this.#d.email) run.email = true;
@@ -315,19 +315,15 @@ export class RunDriver {
       // replay or a queued run starts from the waker)
       countsRun: o.newRun === true || (step !== undefined && state.run.cursor === 0 && state.steps.every((s) => s.attempts === 0)),
       settle: (r, now) => {
-        let reportError = o.reportError === true;
-        let goesOn = false;
-        if (step) {
-          const out = settleStep(w, state, step, r, now, settings);
-          reportError = out.reportError;
-          goesOn = out.next.kind === "step";
-          o.onNext?.(out.next);
-        }
+        const ended: RunEvent | undefined = step && { type: "stepEnded", step, result: r, settings };
+        const applied = ended && transition(w, state, ended, now);
+        const reportError = applied ? applied.reportError : o.reportError === true;
+        const goesOn = applied?.next.kind === "step";
         // bounded: a run's $logs event holds its first MAX_RUN_LOG_LINES lines (each step's row has its own)
         for (const line of r.logs) if (state.logs.length < MAX_RUN_LOG_LINES) state.logs.push(line);
         const logs = goesOn ? [] : state.logs.splice(0);
         const sends = step && !r.error ? sendRows(state.run, step.idx, state.steps[step.idx]?.cell_id, r, now) : undefined;
-        return { ...takeRows(state), reportError, logs, ...(sends ? { sends } : {}) };
+        return { ...takeRows(state), reportError, logs, ...(sends ? { sends } : {}), ...(applied ? { next: applied.next } : {}) };
       },
     };
   }

@@ -2,7 +2,7 @@ import type { InvokeResult, LogLine } from "../../runtime/protocol.ts";
 import type { RunRow, RunStepRow, WorkflowRow } from "../../store/port.ts";
 import { workflowContext, type InvocationContext } from "../runtime/error-events.ts";
 import { partitionOf } from "../cluster/partition.ts";
-import { parseWait } from "./run-wait.ts";
+import { phaseOf } from "./run-machine.ts";
 
 // The record of one run (workflows §3) as the engine holds it between its steps: the run's row,
 // a row per step of the workflow, and the results of the steps that ended, as the JSON members
@@ -97,9 +97,9 @@ export function newRunState(w: WorkflowRow, userId: string, n: NewRun, version: 
  */
 export function loadedRunState(w: WorkflowRow, run: RunRow, rows: RunStepRow[], version: string): RunState {
   const byIdx = new Map(rows.map((r) => [r.idx, r]));
-  const wait = parseWait(run.wait);
+  const phase = phaseOf(run);
   // the step a wait is about stays as it is (a rerun runs it again; a delay's step has ended)
-  const kept = wait ? Math.max(run.cursor, wait.idx + 1) : run.cursor;
+  const kept = phase.kind !== "driving" && phase.kind !== "ended" ? Math.max(run.cursor, phase.wait.idx + 1) : run.cursor;
   const state: RunState = { run, steps: [], results: new Map(), dirty: new Set(), context: contextOf(w, run, version, w.id), logs: [] };
   const last = Math.max(w.steps.length, ...rows.map((r) => r.idx + 1));
   for (let idx = 0; idx < last; idx++) {

@@ -42,7 +42,6 @@ export class RunWaker {
 
   constructor(deps: RunWakerDeps) {
     this.#d = deps;
-    deps.driver.onWait = (due) => this.arm(due);
   }
 
   start(): void {

@@ -1,7 +1,8 @@
 import type { PageRequest, RunRow, RunSendRow, RunStatus, RunStepRow, RunStepStatus, Store, UserRow, WorkflowRow } from "../../store/port.ts";
 import { AppError, invalid, notFound } from "../../lib/errors.ts";
 import { sendView, type SendView } from "./run-sends.ts";
-import { parseWait, type RunWait } from "./run-wait.ts";
+import type { RunWait } from "./run-wait.ts";
+import { phaseOf } from "./run-machine.ts";
 import type { CallbackRequest } from "./run-actions.ts";
 
 // Workflow runs (workflows §3), as the API shows them. The engine writes them (CommitBatch.runs);
@@ -76,9 +77,9 @@ export interface RunControls {
 }
 
 function waitingOf(run: RunRow): RunView["waiting"] {
-  if (run.status !== "running" && run.status !== "suspended") return null;
-  const wait = parseWait(run.wait);
-  return wait ? { for: wait.kind, step_index: wait.idx, until_ms: run.due_at_ms } : null;
+  const phase = phaseOf(run);
+  if (phase.kind === "driving" || phase.kind === "ended") return null;
+  return { for: phase.wait.kind, step_index: phase.wait.idx, until_ms: run.due_at_ms };
 }
 
 /** `expand=event,steps` as a set; anything else in it is a 400 naming `expand` */
@@ -159,7 +160,7 @@ export class Runs {
     if (steps) {
       // a step's row is written when it ends: the one a running run is on (and not waiting
       // to retry) is running now
-      const current = run.status === "running" && run.wait === null ? run.cursor : -1;
+      const current = phaseOf(run).kind === "driving" ? run.cursor : -1;
       out.steps = steps.rows.map((s) => ({
         name: s.name,
         id: s.cell_id,

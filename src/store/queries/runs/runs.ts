@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { Database, WorkflowRunStepsTable, WorkflowRunsTable } from "../../schema.ts";
 import { PARTITIONS, type RunRow, type RunStepRow, type RunStore } from "../../port.ts";
 import { pageRows } from "../page.ts";
@@ -56,9 +56,6 @@ function toStep(r: Selectable<WorkflowRunStepsTable>): RunStepRow {
 function inPartitions<Q extends { where: (...args: any[]) => Q }>(q: Q, partitions: readonly number[]): Q {
   return partitions.length >= PARTITIONS ? q : q.where("partition", "in", partitions);
 }
-
-/** how a queued run's `wait` starts (JSON.stringify puts `kind` first: run-wait.ts) */
-const QUEUED_PREFIX = '{"kind":"queued"';
 
 export function runQueries(db: Kysely<Database>): RunStore {
   return {
@@ -137,7 +134,7 @@ export function runQueries(db: Kysely<Database>): RunStore {
       const found = (await Promise.all([read("running"), read("suspended")])).filter((d) => d !== undefined);
       return found.length > 0 ? Math.min(...found) : undefined;
     },
-    async cancel(id, now) {
+    async cancel(id, now, stepsAtEnd) {
       return db.transaction().execute(async (trx) => {
         const r = await trx
           .updateTable("workflow_runs")
@@ -146,13 +143,9 @@ export function runQueries(db: Kysely<Database>): RunStore {
           .where(IS_LIVE)
           .executeTakeFirst();
         if (Number(r.numUpdatedRows) === 0) return false;
-        await trx
-          .updateTable("workflow_run_steps")
-          .set({ status: "skipped" })
-          .where("run_id", "=", id)
-          .where("status", "in", ["pending", "running"])
-          .execute();
-        await trx.updateTable("workflow_run_steps").set({ status: "succeeded" }).where("run_id", "=", id).where("status", "=", "suspended").execute();
+        for (const [before, after] of Object.entries(stepsAtEnd)) {
+          await trx.updateTable("workflow_run_steps").set({ status: after }).where("run_id", "=", id).where("status", "=", before).execute();
+        }
         return true;
       });
     },
@@ -162,8 +155,7 @@ export function runQueries(db: Kysely<Database>): RunStore {
         .selectFrom("workflow_runs")
         .selectAll()
         .where(IS_LIVE)
-        .where("status", "=", "suspended")
-        .where("wait", "like", `${QUEUED_PREFIX}%`)
+        .where("wait_kind", "=", sql.lit("queued"))
         .where((eb) => eb.or([eb("due_at_ms", "is", null), eb("due_at_ms", "<=", now)]));
       q = "workflowId" in of ? q.where("workflow_id", "=", of.workflowId) : inPartitions(q, of.partitions);
       return (await q.orderBy("seq").limit(limit).execute()).map(toRun);
