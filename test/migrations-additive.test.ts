@@ -123,3 +123,19 @@ describe("the additive check itself", () => {
     }
   });
 });
+
+describe("a node of an older version on a database a newer one migrated", () => {
+  it("starts: the newer version's migrations are additive, so its schema serves the older code", async () => {
+    const { file, db } = sqliteMemory();
+    try {
+      await migrate(db, "sqlite");
+      await db.insertInto("tributary_migrations").values({ name: "999_from_a_newer_version", timestamp: new Date().toISOString() }).execute();
+      await migrate(db, "sqlite");
+      const names = (await db.selectFrom("tributary_migrations").select("name").execute()).map((r: { name: string }) => r.name);
+      assert.ok(names.includes("999_from_a_newer_version"));
+    } finally {
+      await db.destroy();
+      file.close();
+    }
+  });
+});

@@ -53,13 +53,31 @@ function all(dialect: Dialect): Record<string, Migration> {
   };
 }
 
+const MIGRATION_TABLE = "tributary_migrations";
+
+/**
+ * Brings the database up to this version's schema. A database a newer version has migrated
+ * already (its migrations are additive: docs/several-nodes.md, "Rolling upgrades") is left as it
+ * is, so a node of this version can still start on it while nodes are upgraded one by one.
+ */
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => all(dialect) };
-  const migrator = new Migrator({ db, provider, migrationTableName: "tributary_migrations" });
+  const known = all(dialect);
+  const executed = await executedMigrations(db);
+  if (executed.some((name) => !Object.hasOwn(known, name)) && Object.keys(known).every((name) => executed.includes(name))) return;
+  const provider: MigrationProvider = { getMigrations: async () => known };
+  const migrator = new Migrator({ db, provider, migrationTableName: MIGRATION_TABLE });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
     // the cause is kept: openStore tells a storage fault (disk full, server gone) apart
     throw new Error(`migration ${failed?.migrationName ?? ""} failed: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
+}
+
+/** The migrations the database has had (none on a new one). */
+async function executedMigrations(db: Kysely<any>): Promise<string[]> {
+  const tables = await db.introspection.getTables();
+  if (!tables.some((t) => t.name === MIGRATION_TABLE)) return [];
+  const rows = await db.selectFrom(MIGRATION_TABLE).select("name").execute();
+  return rows.map((r: { name: string }) => r.name);
 }

@@ -1,4 +1,5 @@
 import type { DataStoreOp, DataStoreWrites } from "../../store/port.ts";
+import type { InvokeResult } from "../../runtime/protocol.ts";
 
 // Runs' data store writes that have ended but not yet committed. A source's invocations are
 // pipelined (the next runs while the last one's result is being committed), so a read that asked
@@ -17,6 +18,28 @@ export class PendingWrites {
   /** Holds `writes` until `release(writes)` (the same array). */
   hold(writes: DataStoreWrites[]): void {
     this.#entries.push({ writes });
+  }
+
+  /**
+   * Keeps the writes of the invocation `pending` settles to to the stores it may write (the
+   * runner allows no other: checked again here, once) and, unless `dry`, holds them from when
+   * they come; the function returned releases them (once its commit is done, failed or dropped).
+   */
+  track(pending: Promise<InvokeResult>, allowed: readonly string[] | undefined, dry: boolean): () => void {
+    let held: DataStoreWrites[] | undefined;
+    void pending.then((r) => {
+      if (!r.dataStores) return;
+      const writes = r.error || !allowed ? [] : r.dataStores.filter((w) => allowed.includes(w.store));
+      if (writes.length === 0) {
+        delete r.dataStores;
+        return;
+      }
+      r.dataStores = writes;
+      if (dry) return;
+      held = writes;
+      this.hold(writes);
+    });
+    return () => this.release(held);
   }
 
   release(writes: DataStoreWrites[] | undefined): void {

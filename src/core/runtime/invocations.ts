@@ -2,32 +2,30 @@ import type { Bus } from "../../bus/port.ts";
 import { emitterChannel } from "../../bus/port.ts";
 import type { InvocationKind, InvokeLimits, InvokeResult, InvocationError } from "../../runtime/protocol.ts";
 import type { Invoker } from "../../runtime/types.ts";
-import type { InvokeOptions, Target } from "./target.ts";
 import type { CommitBatch, DeliveryRow, EventRow, RunSendRow, Store, SubscriptionRow } from "../../store/port.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { AccountAuth } from "../accounts/account-auth.ts";
 import type { EnvSnapshots } from "../env-vars/env-snapshots.ts";
 import type { CommitPart, CommitQueue } from "./commit-queue.ts";
-import { applyDedupe, byTs } from "./dedupe.ts";
 import { renderItem } from "../event-render.ts";
 import { dataStoresOf, runtimeProps } from "./runtime-props.ts";
 import type { PendingWrites } from "../data-stores/pending-writes.ts";
-import type { DataStoreWrites } from "../../lib/data-store-limits.ts";
 import type { Usage } from "./usage.ts";
-import { errorPayload, invocationJson, type InvocationContext } from "./error-events.ts";
+import { errorPayload, type InvocationContext } from "./error-events.ts";
+import { resultPart } from "./result-part.ts";
 import { EventRows, type CachedState } from "./event-rows.ts";
 import { fanOut, MAX_HOPS } from "../flow/fan-out.ts";
 import type { Routes } from "../flow/routes.ts";
 import type { CoreMetrics } from "./metrics.ts";
 import { RunTrims } from "../workflows/run-record.ts";
 import { RunDriver, type RunOptions } from "../workflows/run-driver.ts";
-import { triggerOf, type Committed, type StepInvocation } from "./target.ts";
+import { codeOf, isDurable, triggerOf, type Committed, type InvokeOptions, type StepInvocation, type Target } from "./target.ts";
 import type { Next } from "../workflows/run-machine.ts";
 import { accountFailure, type AccountError } from "../accounts/account-error.ts";
 import { storeFailure, unopenableStores } from "../data-stores/store-refs.ts";
 
 // Runs one invocation of an emitter (a source, or a workflow's steps) and commits its result
-// (DESIGN §1): emits ordered by ts and deduped, db and dedupe state, $errors and $logs, usage,
+// (docs/architecture.md): emits ordered by ts and deduped, db and dedupe state, $errors and $logs, usage,
 // and the deliveries of the new events to their listeners, all in one transaction; then fans
 // the events out on the bus. Results of one emitter are applied in the order their invocations
 // were started.
@@ -51,7 +49,7 @@ export interface InvocationDeps {
   version: string;
   /** where resume and cancel URLs point (TRIBUTARY_PUBLIC_URL) */
   publicUrl: string;
-  /** a failed workflow step's first retry after this, doubling (workflows §3: 10 s) */
+  /** a failed workflow step's first retry after this, doubling (docs/writing-workflows.md: 10 s) */
   runRetryMs: number;
   log: (err: unknown, what: string) => void;
   metrics?: CoreMetrics;
@@ -83,7 +81,7 @@ export class Invocations {
   onDeliveries: (rows: DeliveryRow[]) => void = () => {};
   /** an $errors event of the emitter was committed (the first of a commit's, if several) */
   onError: ((t: Target, row: EventRow) => void) | undefined;
-  /** workflow runs, each step an invocation committed before the next (workflows §3) */
+  /** workflow runs, each step an invocation committed before the next (docs/writing-workflows.md) */
   readonly runs: RunDriver;
 
   constructor(deps: InvocationDeps) {
@@ -123,7 +121,7 @@ export class Invocations {
     if (!opts.dryRun) this.#d.usage.begin(t.user);
     // props may need a read (a connected account's auth): read along with the state
     let accountError: AccountError | undefined;
-    const cellId = step && typeof step.run.step === "number" ? t.workflow?.steps[step.run.step]?.id : undefined;
+    const cellId = step?.run.step !== undefined ? t.workflow?.steps[step.run.step]?.id : undefined;
     const props = runtimeProps(t, this.#d.secrets, this.#d.accounts, (e) => (accountError ??= e), cellId);
     // the owner's process.env: from memory, read only after a change (env-snapshots.ts)
     const env = this.#d.env.snapshot(t.user.id);
@@ -156,22 +154,9 @@ export class Invocations {
       fresh: () => ({ db: state.row.db, dbEpoch: state.epoch }),
     });
     this.#running += 1;
-    // Its data store writes, kept to the stores its props name (the runner allows no other:
-    // checked again here, once, for #apply too), are seen by the reads of the runs after it from
-    // now on, until its commit is done.
-    let held: DataStoreWrites[] | undefined;
-    void pending.then((r) => {
-      if (!r.dataStores) return;
-      const writes = r.error || !dataStores ? [] : r.dataStores.filter((w) => dataStores.includes(w.store));
-      if (writes.length === 0) {
-        delete r.dataStores;
-        return;
-      }
-      r.dataStores = writes;
-      if (opts.dryRun) return;
-      held = writes;
-      this.#d.pendingWrites.hold(writes);
-    });
+    // Its data store writes are seen by the reads of the runs after it from when it ends until its
+    // commit is done (then they are the store's, or never will be)
+    const releaseWrites = this.#d.pendingWrites.track(pending, dataStores, opts.dryRun === true);
     void pending.then(
       () => (this.#running -= 1),
       () => (this.#running -= 1),
@@ -180,11 +165,7 @@ export class Invocations {
     if (metrics) void pending.then((r) => metrics.invocation(kind, !r.error, r.wallMs));
     if (opts.dryRun) return pending.then((result) => ({ result }));
     const done = this.#inOrder(t, state, ctx, pending, opts);
-    // committed, failed or dropped: its writes are the store's now, or never will be
-    if (dataStores) {
-      const release = () => this.#d.pendingWrites.release(held);
-      void done.then(release, release);
-    }
+    if (dataStores) void done.then(releaseWrites, releaseWrites);
     return done;
   }
 
@@ -254,7 +235,7 @@ export class Invocations {
     const part: CommitPart = { states: [this.#rows.snapshot(state)] };
     if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
     if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
-    this.#fence(t, opts, part);
+    if (opts.fence) part.fence = opts.fence;
     await this.#stage(t, state, [row], [row.payload], subs, opts.delivery?.hops ?? 0, part, ctx);
   }
 
@@ -333,51 +314,10 @@ export class Invocations {
     const step = opts.step;
     // counted first, so that nothing below can leave the run counted as running
     const usage = this.#d.usage.add(t.user, r.wallMs, step && !step.countsRun ? 0 : 1);
-    // a workflow step's commit writes its run's state with its events (workflows §3)
+    // a workflow step's commit writes its run's state with its events (each step commits before the next)
     const record = step?.settle(r, Date.now());
-    const now = Date.now();
-    const rows: EventRow[] = [];
-    // what a source or workflow listener receives for each row: a workflow's emit is stored as
-    // {raw_event: x} and delivered as x (decisions §8)
-    const delivered: string[] = [];
-    const add = (name: string, payload: string, meta: EventRow["meta"] | object, raw = payload) => {
-      rows.push(this.#rows.event(t, state, name, payload, meta, now));
-      delivered.push(raw);
-    };
-    // a run's steps log onto one $logs event, committed with the step after which the run ends
-    // or waits (the steps' rows hold each one's own lines)
-    const logs = record ? record.logs : r.logs.slice();
-    if (!r.error) {
-      const { kept, warnings } = applyDedupe(t.component.meta.dedupe, byTs(r.emits), state.row.dedupe);
-      for (const w of warnings) logs.push({ level: "warn", msg: w, ts: now });
-      for (const e of kept) {
-        if (t.workflow) add(e.meta.name ?? "", `{"raw_event":${e.json}}`, { ts: e.meta.ts }, e.json);
-        else add(e.meta.name ?? "", e.json, e.meta);
-      }
-      if (r.db) state.row.db = r.db;
-    }
-    // a step that will be retried puts its error on the run, not yet on $errors
-    const reported = r.error && (!record || record.reportError);
-    for (const error of reported ? [r.error!, ...r.emitErrors] : r.emitErrors) {
-      add("$errors", errorPayload(t, ctx, error, this.#d.version), {});
-    }
-    if (logs.length > 0) add("$logs", t.workflow ? JSON.stringify({ lines: logs }) : `{"lines":${JSON.stringify(logs)},"invocation":${invocationJson(ctx)}}`, {});
-    // the emitter's state (db, dedupe memory, last event id) changes only with events or db
-    // writes: a workflow step that emits nothing writes no state row (a statement a step saved)
-    const part: CommitPart = { usage: [usage] };
-    if (rows.length > 0 || (!r.error && r.db)) part.states = [this.#rows.snapshot(state)];
-    // (kept to the props' stores when the result came: #invoke)
-    if (!r.error && r.dataStores) part.dataStores = r.dataStores;
-    if (record) {
-      part.runs = [record.run];
-      part.runSteps = record.steps;
-      if (record.sends) part.sends = record.sends;
-      if (step!.newRun && this.#runTrims.due(record.run.workflow_id)) part.runTrims = [{ workflow_id: record.run.workflow_id, keep: this.#d.runRetention }];
-    }
-    if (opts.inboxSeq !== undefined) part.inboxDone = [opts.inboxSeq];
-    if (opts.timerNextDueMs !== undefined) part.timers = [{ source_id: t.source.id, next_due_ms: opts.timerNextDueMs }];
-    if (opts.delivery) part.deliveriesDone = [opts.delivery.id];
-    this.#fence(t, opts, part);
+    const trimRunsTo = record && step!.newRun && this.#runTrims.due(record.run.workflow_id) ? this.#d.runRetention : undefined;
+    const { events: rows, delivered, part } = resultPart({ t, state, ctx, result: r, opts, record, usage, rows: this.#rows, version: this.#d.version, trimRunsTo, now: Date.now() });
     const staged = this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx);
     const sends = record?.sends;
     return staged.then(() => {
@@ -394,9 +334,6 @@ export class Invocations {
     return fence ? { ...opts, fence } : opts;
   }
 
-  #fence(_t: Target, opts: InvokeOptions, part: CommitPart): void {
-    if (opts.fence) part.fence = opts.fence;
-  }
 
   // Adds the deliveries of the rows (or, past the hop limit, one $errors row instead), the trims,
   // and queues the commit; after it, publishes the rows and hands the deliveries on.
@@ -452,14 +389,4 @@ export class Invocations {
       }
     }
   }
-}
-
-/** whether the invocation does durable work: it consumes a row, or is a step of a stored run */
-function isDurable(opts: InvokeOptions): boolean {
-  return opts.step !== undefined || opts.inboxSeq !== undefined || opts.delivery !== undefined || opts.timerNextDueMs !== undefined;
-}
-
-/** The code a runner loads for the target: its bundle when it has one (npm packages, files). */
-function codeOf(t: Target): { codeHash: string; code: string } {
-  return t.component.bundle ? { codeHash: t.component.bundle.hash, code: t.component.bundle.code } : { codeHash: t.component.code_hash, code: t.component.code };
 }

@@ -3,7 +3,7 @@ import DataLoader from "dataloader";
 import type { RunRow, RunStepRow, Store } from "../../store/port.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import { newId } from "../../lib/ids.ts";
-import { triggerOf, type Committed, type InvokeOptions, type StepInvocation, type Target } from "../runtime/target.ts";
+import { triggerOf, type Committed, type InvokeOptions, type StepInvocation, type StepRunInfo, type Target } from "../runtime/target.ts";
 import { loadedRunState, newRunState, resultsBefore, takeRows, stepContext, type RunState } from "./run-record.ts";
 import { phaseOf, transition, type Next, type RunEvent } from "./run-machine.ts";
 import { runsAgainLater } from "../runtime/poison.ts";
@@ -11,7 +11,7 @@ import { waitUrls } from "./run-wait.ts";
 import { RunGate } from "./run-gate.ts";
 import { sendRows } from "./run-sends.ts";
 
-// Runs a workflow run step by step (workflows §3): each step is an invocation of its own whose
+// Runs a workflow run step by step (docs/writing-workflows.md): each step is an invocation of its own whose
 // result commits (its events, its row, the run's state) before the next step starts, so a crash
 // never loses an ended step nor runs a committed one again. The first step's commit also consumes
 // what triggered the run (its inbox row, delivery or timer tick); from then on the run's row is
@@ -293,7 +293,7 @@ export class RunDriver {
    */
   #invocation(t: Target, state: RunState, next: Next, o: { newRun?: boolean; reportError?: boolean; onRespond?: (r: HttpResponse) => void }): StepInvocation {
     const w = t.workflow!;
-    const run: Record<string, unknown> = { customResponse: w.trigger.type === "http" && w.trigger.custom_response === true, context: state.context };
+    const run: StepRunInfo = { customResponse: w.trigger.type === "http" && w.trigger.custom_response === true, context: state.context };
     if (this.#d.email) run.email = true;
     const step = next.kind === "step" ? next : undefined;
     if (step) {

@@ -1,6 +1,6 @@
 import type { WorkflowRow } from "../../store/port.ts";
 
-// settings.concurrency and settings.rate (workflows §3), held by the node that drives a
+// settings.concurrency and settings.rate (docs/writing-workflows.md), held by the node that drives a
 // workflow's runs (its partition's owner, so one count per workflow across nodes): how many of
 // its runs are being driven now, and when its recent runs started. A run that may not start yet
 // waits in the store as a `queued` run (run-driver.ts) and is taken up, oldest first, when a run

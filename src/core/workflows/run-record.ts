@@ -4,7 +4,7 @@ import { workflowContext, type InvocationContext } from "../runtime/error-events
 import { partitionOf } from "../cluster/partition.ts";
 import { phaseOf } from "./run-machine.ts";
 
-// The record of one run (workflows §3) as the engine holds it between its steps: the run's row,
+// The record of one run (docs/writing-workflows.md) as the engine holds it between its steps: the run's row,
 // a row per step of the workflow, and the results of the steps that ended, as the JSON members
 // the next steps read as `steps`. Each step's commit writes the rows it changed (run-steps.ts
 // decides what a step's end does to them).
@@ -23,7 +23,7 @@ export interface RunState {
   logs: LogLine[];
 }
 
-/** What steps see as `steps.trigger.context` and `$.context` (workflows §2). */
+/** What steps see as `steps.trigger.context` and `$.context` (docs/writing-workflows.md). */
 export type RunContextInfo = ReturnType<typeof workflowContext> & { workflow_name: string; emitter_id: string };
 
 /** The invocation context of a run's steps (errors, the trigger): the run's own, every step alike. */

@@ -4,7 +4,7 @@ import { guardedFetch } from "../../lib/net/guarded-fetch.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import { SoonestTimer } from "../../lib/soonest-timer.ts";
 
-// Sends what workflow steps queued with $.send.http and $.send.email (workflows §2), once the step
+// Sends what workflow steps queued with $.send.http and $.send.email (docs/writing-workflows.md), once the step
 // has committed: at once when the commit was this node's, else (a crash, a retry's backoff, a
 // takeover) when a scan of this node's partitions finds it due; a scan runs again whenever room
 // frees while sends wait. Each try first claims the row and counts it (its next try moves a minute

@@ -2,7 +2,7 @@ import type { InvokeResult } from "../../runtime/protocol.ts";
 import type { RunRow, RunSendRow } from "../../store/port.ts";
 import { newId } from "../../lib/ids.ts";
 
-// The sends a step queued ($.send.http, $.send.email: workflows §2), as the rows its commit writes.
+// The sends a step queued ($.send.http, $.send.email: docs/writing-workflows.md), as the rows its commit writes.
 // A step that failed queues nothing (its data store writes are dropped alike); one that ended well,
 // exited or started a wait sends what it queued once it has committed.
 

@@ -1,6 +1,6 @@
 import type { SecretBox } from "../../lib/secret-box.ts";
 
-// What a waiting run waits for (workflows §3), kept as JSON in its row (`wait`), and the URLs that
+// What a waiting run waits for (docs/writing-workflows.md), kept as JSON in its row (`wait`), and the URLs that
 // end a wait early. The URLs carry no API key: they are meant for emails and chat messages. Each
 // names one wait of one run (its step and that step's execution count) with an HMAC token
 // (SecretBox.token), so nothing secret is stored, a resume URL given out for an earlier wait of the

@@ -3,7 +3,7 @@ import { SoonestTimer } from "../../lib/soonest-timer.ts";
 import type { Targets } from "../runtime/targets.ts";
 import type { RunDriver } from "./run-driver.ts";
 
-// Takes waiting runs up again when their time comes (workflows §3): delays, suspensions' timeouts
+// Takes waiting runs up again when their time comes (docs/writing-workflows.md): delays, suspensions' timeouts
 // and resumes, reruns, retries' backoffs, and runs a stopped node left running. The store is the
 // schedule: one timer here for the soonest due time of the partitions this node holds, armed
 // again after every scan and by every wait a commit here schedules; 100,000 suspended runs cost

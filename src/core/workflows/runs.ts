@@ -5,7 +5,7 @@ import type { RunWait } from "./run-wait.ts";
 import { phaseOf } from "./run-machine.ts";
 import type { CallbackRequest } from "./run-actions.ts";
 
-// Workflow runs (workflows §3), as the API shows them. The engine writes them (CommitBatch.runs);
+// Workflow runs (docs/writing-workflows.md), as the API shows them. The engine writes them (CommitBatch.runs);
 // here they are read, replayed and cancelled, each only by the user who owns the workflow.
 //
 // A run's trigger event and its steps' values can be large, and a list of runs should stay small,

@@ -1,7 +1,7 @@
 import { transform } from "../../lib/esbuild.ts";
 import type { FieldProblem } from "../../lib/errors.ts";
 
-// `{{ … }}` in a step's string props (workflows §1): JavaScript evaluated in the step's isolate at
+// `{{ … }}` in a step's string props (docs/writing-workflows.md): JavaScript evaluated in the step's isolate at
 // run time, with `steps` and `process.env` in scope. Here they are only checked for syntax at
 // save, so that a typo is a 400 naming the prop, not a failed run hours later; nothing of them
 // runs on the host (esbuild parses, it doesn't evaluate).

@@ -2,7 +2,7 @@ import { Cron } from "croner";
 import type { WorkflowSettings, WorkflowTrigger } from "../../store/port.ts";
 import { invalid, type FieldProblem } from "../../lib/errors.ts";
 
-// The body of POST/PUT /workflows (decisions §8), checked field by field so one 400 names every
+// The body of POST/PUT /workflows (docs/api.md), checked field by field so one 400 names every
 // problem. Step names become keys of `steps` in step code, so they must be identifiers.
 
 export interface WorkflowInput {
@@ -107,7 +107,7 @@ export function checkTrigger(v: unknown, problems: FieldProblem[]): WorkflowTrig
   return { type: "timer", interval_seconds: s as number, cron: null };
 }
 
-/** `settings` (workflows §3): retries, concurrency, rate. null (or {}) is the defaults. */
+/** `settings` (docs/writing-workflows.md): retries, concurrency, rate. null (or {}) is the defaults. */
 export function checkSettings(v: unknown, problems: FieldProblem[]): WorkflowSettings | null | undefined {
   if (v === undefined) return undefined;
   if (v === null) return null;

@@ -13,7 +13,7 @@ import type { DynamicProps, Runnable } from "../dynamic-props.ts";
 import { ADDED, addedOf, keepAdded } from "../added-props.ts";
 import { sha256Hex } from "../../lib/hash.ts";
 
-// A workflow's steps as deployed (workflows §1): each step's code (written in the step, or a saved
+// A workflow's steps as deployed (docs/writing-workflows.md): each step's code (written in the step, or a saved
 // or registry component's), bundled with its npm packages and Node modules as a source's is, its
 // props as declared (from analysis) and as configured (checked like a source's configured_props,
 // secrets sealed). Prop values are resolved per run on the host (step-props.ts), never baked in.

@@ -13,7 +13,7 @@ import type { SourceRuntime } from "../runtime/source-runtime.ts";
 import { timerOf } from "../flow/timers.ts";
 import { checkActive, checkName, checkSettings, checkSteps, checkTrigger, throwIfAny, type StepInput, type WorkflowInput } from "./workflow-input.ts";
 
-// Workflows (decisions §8): an ordered list of steps run in the sandbox on a trigger (HTTP,
+// Workflows (docs/api.md): an ordered list of steps run in the sandbox on a trigger (HTTP,
 // timer) or on deliveries. Every change makes a new deployment (`d_`) with new cell ids (`c_`),
 // so a $errors event names the exact code that failed. They run on the sources' machinery
 // (see workflow-target.ts).
