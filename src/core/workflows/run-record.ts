@@ -6,7 +6,7 @@ import { phaseOf } from "./run-machine.ts";
 
 // The record of one run (docs/writing-workflows.md) as the engine holds it between its steps: the run's row,
 // a row per step of the workflow, and the results of the steps that ended, as the JSON members
-// the next steps read as `steps`. Each step's commit writes the rows it changed (run-steps.ts
+// the next steps read as `steps`. Each step's commit writes the rows it changed (run-machine.ts
 // decides what a step's end does to them).
 
 export interface RunState {
