@@ -4,7 +4,7 @@ import { openFilesLimit } from "./lib/open-files-limit.ts";
 import { MAX_TIMER_MS } from "./lib/clock.ts";
 
 // One typed object, resolved once from env (and `--flag=value` arguments), with defaults that
-// run the embedded store with no setup at all (decisions §1).
+// run the embedded store with no setup at all (docs/operations.md, "Settings").
 export interface Config {
   port: number;
   host: string;
@@ -15,20 +15,20 @@ export interface Config {
   databaseUrl?: string;
   eventRetention: number;
   fetchAllow: string[];
-  /** 0 means unlimited (decisions §4) */
+  /** 0 means unlimited (docs/api.md, "Usage and quotas") */
   dailyInvocationsQuota: number;
   /** milliseconds; 0 means unlimited */
   dailyComputeTimeQuota: number;
   /** base64 or hex 32-byte key for secret props; when absent a key file in dataDir is used */
   secretKey?: string;
   runners: number;
-  /** wall-clock limit per invocation, ms (components.md §6: 30 s default, 300 s max) */
+  /** wall-clock limit per invocation, ms (30 s default, 300 s max: docs/writing-components.md, "Limits") */
   invocationTimeoutMs: number;
-  /** wall-clock limit of a props form's question (options(), additionalProps()), ms (integrations §2: 10 s) */
+  /** wall-clock limit of a props form's question (options(), additionalProps()), ms (10 s by default: docs/api.md, "Dynamic props") */
   propsTimeoutMs: number;
   logLevel: string;
   apiBodyLimit: number;
-  /** waits between webhook tries, ms (decisions §5: 5 tries over about an hour) */
+  /** waits between webhook tries, ms (5 tries over about an hour: docs/api.md, "Webhooks") */
   webhookBackoffMs: number[];
   /** deliveries that may wait for one webhook; past it the oldest are dropped (a dead receiver) */
   webhookMaxPending: number;

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { clusterSkip, startCluster, type Cluster, type Node } from "./cluster-nodes.ts";
 import { waitFor } from "./helpers.ts";
 
-// Durable runs with several nodes (workflows §3, extensions §4): a run waiting in $.flow.delay is
+// Durable runs with several nodes (docs/writing-workflows.md, "Runs"; docs/several-nodes.md): a run waiting in $.flow.delay is
 // a row of its workflow's partition, not a timer of one process. Two nodes share the store; runs
 // triggered through both wait in their delay on the node that owns the workflow, which is then
 // killed with SIGKILL: the surviving node takes the partition over and every run goes on there,

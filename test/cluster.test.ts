@@ -6,7 +6,7 @@ import { connect } from "./sse-client.ts";
 import { HTTP_COMPONENT, waitFor } from "./helpers.ts";
 import { listShippedComponents } from "../src/runtime/registry-files.ts";
 
-// Three real nodes on one PostgreSQL database with the Redis bus (extensions §4): one writer per
+// Three real nodes on one PostgreSQL database with the Redis bus (docs/several-nodes.md): one writer per
 // emitter through partition leases, work that survives kill -9 of a node, live streams and
 // cache changes that cross nodes, and a bootstrap that happens once.
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { postgresFor } from "./helpers.ts";
 import { startService as start, stopService as stop } from "./service-process.ts";
 
-// DESIGN §6: "An HTTP source request that got a 2xx is durable". The real service process is
+// A 2xx to an HTTP source request means it is durable (docs/architecture.md, "Reliability rules"). The real service process is
 // driven by many concurrent POSTs and killed with SIGKILL mid-drive; after a restart on the same
 // data, every acknowledged request has its event (duplicates allowed: at-least-once). The same
 // holds when a busy runner process is killed instead: the service retries its work on a new one.

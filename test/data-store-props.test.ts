@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { assertErrorEnvelope, detailFields, endpointPath, startApp, waitFor, type TestApp } from "./helpers.ts";
 
-// `data_store` props (workflows §6) in workflow steps and sources, black-box through the API:
+// `data_store` props (docs/writing-workflows.md, "Data stores") in workflow steps and sources, black-box through the API:
 // Pipedream's methods; reads that see the invocation's own writes; writes that commit with the
 // step (a failed step writes nothing, the next step and the next run read what committed); TTLs;
 // bad values thrown inside the run; bad configuration and another user's ds_ refused at save.

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assertErrorEnvelope, detailFields, startApp, waitEvents, type Reply, type TestApp } from "./helpers.ts";
 
-// Dynamic props (integrations §2), black-box through the API with real runners: a prop's
+// Dynamic props (docs/writing-components.md, "Dynamic props"), black-box through the API with real runners: a prop's
 // options() run in the sandbox with the props configured so far (an app prop with its account's
 // $auth), and additionalProps() for components with reloadProps props, whose union is what a
 // source's configured_props are checked against.

@@ -4,7 +4,8 @@ import {
   assertErrorEnvelope, createSource, eventsOf, startApp, waitEvents, waitFor, type TestApp,
 } from "./helpers.ts";
 
-// Events: emitting (components.md §4, §7), reading and deleting (decisions §6), through POST /run.
+// Events: emitting (docs/writing-components.md, "Emitting events"), reading and deleting (docs/api.md, "Events"),
+// through POST /run.
 
 const EMITTER = `
 export default {

@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { HTTP_COMPONENT, createSource, endpointPath, eventsOf, restart, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
 
-// Subscriptions deliver (decisions §5): emitters' events reach their listeners in order, at
+// Subscriptions deliver (docs/api.md, "Subscriptions"): emitters' events reach their listeners in order, at
 // least once, across restarts, through chains, globs and auto-subscriptions, up to 8 hops.
 
 // Emits what POST /run hands it: {emits: [event, ...]}

@@ -188,7 +188,7 @@ export function assertErrorEnvelope(reply: Reply, status: number, code: string):
   if (reply.status !== status || reply.body?.error?.code !== code || typeof reply.body?.error?.message !== "string") {
     throw new Error(`expected ${status} ${code}, got ${reply.status} ${reply.text}`);
   }
-  // decisions §2: every response is JSON with this content type, errors included
+  // every response is JSON with this content type, errors included (docs/api.md, "Requests and responses")
   if (!/^application\/json; charset=utf-8/i.test(String(reply.headers["content-type"]))) {
     throw new Error(`expected an application/json; charset=utf-8 error, got ${String(reply.headers["content-type"])}`);
   }

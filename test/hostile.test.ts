@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { assertErrorEnvelope, createSource, eventsOf, listenLocally, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
 
-// Hostile components (components.md §6, DESIGN §6): a misbehaving component costs only its own
+// Hostile components (docs/writing-components.md, "Limits"; docs/architecture.md, "Reliability rules"): a misbehaving component costs only its own
 // invocation. For each case: the failure lands on the source's $errors with a meaningful
 // name/message, nothing of the failed run is committed, GET /healthz (on a real port) answers
 // within 1 s while the bad invocation is in flight, and a well-behaved source still runs afterwards.

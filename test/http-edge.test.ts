@@ -7,7 +7,7 @@ import {
 } from "./helpers.ts";
 
 // The HTTP edge under hostile input: what arrives too deep, too wide or malformed is refused with
-// the one envelope (decisions §2) before anything walks it, and nothing a client sends makes a 5xx.
+// the one envelope (docs/api.md, "Errors") before anything walks it, and nothing a client sends makes a 5xx.
 
 const nested = (n: number) => "[".repeat(n) + "]".repeat(n);
 const nestedObject = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);

@@ -4,7 +4,7 @@ import {
   assertErrorEnvelope, createSource, endpointPath, eventsOf, startApp, waitEvents, HTTP_COMPONENT, type TestApp,
 } from "./helpers.ts";
 
-// HTTP sources' endpoints (decisions §6, components.md §3) through the real service.
+// HTTP sources' endpoints (docs/api.md, "HTTP endpoints"; docs/writing-components.md, "HTTP endpoints") through the real service.
 
 const CUSTOM = `
 export default {
@@ -41,7 +41,7 @@ describe("HTTP source endpoints", () => {
     assert.deepEqual(e.body, { hello: "world" });
     assert.match(e.url, /\/hooks\/x\?a=1&b=two$/);
     assert.equal(typeof e.client_ip, "string");
-    // the summary item of decisions §6
+    // the event summary item (docs/api.md, "Events")
     assert.match(item.id, /^\d+-\d+$/);
     assert.equal(typeof item.indexed_at_ms, "number");
     assert.equal(item.metadata.emitter_id, src.id);

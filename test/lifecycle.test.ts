@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { assertErrorEnvelope, createSource, eventsOf, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
 
-// Hooks (components.md §3): create = deploy + activate, update = deactivate/swap/activate,
+// Hooks (docs/writing-components.md, "Hooks and the lifecycle"): create = deploy + activate, update = deactivate/swap/activate,
 // disable = deactivate, enable = activate, delete = deactivate; a failing hook is 422 hook_failed.
 
 const HOOKS = (tag: string, failOn = "") => `

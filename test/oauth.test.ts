@@ -4,7 +4,7 @@ import type { IncomingMessage } from "node:http";
 import { OAuth2Server } from "oauth2-mock-server";
 import { answerOAuthCallback, assertErrorEnvelope, eventsOf, startApp, waitEvents, type Reply, type TestApp } from "./helpers.ts";
 
-// OAuth 2 connected accounts (integrations §1) against a real authorization server started here
+// OAuth 2 connected accounts (docs/connecting-accounts.md) against a real authorization server started here
 // (oauth2-mock-server: authorization endpoint, token endpoint with PKCE checks, refresh grants):
 // admins configure the app, users connect through the provider's redirect to /oauth/callback,
 // sources use the account, tokens are refreshed before they expire (once, however many runs ask),

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { endpointPath, eventsOf, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
 
-// The components shipped with the service (decisions §9), driven end to end through the API: each
+// The components shipped with the service (docs/api.md, "The registry"), driven end to end through the API: each
 // is created from the registry by key, run by its real trigger (a poll, an HTTP request, a timer
 // tick, a delivered event), and judged by what lands on its streams.
 
@@ -118,7 +118,7 @@ describe("registry components", () => {
       "emit-on-subscription": [],
     });
     assert.equal((await t.request("GET", "/v1/components/registry/no-such-component")).status, 404);
-    // decisions §9: the feed's timer defaults to 900 s
+    // the feed's timer defaults to 900 s
     const src = await createRegistrySource(t, "rss-new-item-in-feed", { url: server.origin + "/rss.xml" });
     assert.deepEqual(src.configured_props.timer, { cron: null, interval_seconds: 900 });
   });

@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 
 // `npm test`: the whole suite on the embedded store, then again on PostgreSQL when
-// DATABASE_URL is set (DESIGN §7: one suite, both stores). Says so when PostgreSQL is skipped.
+// DATABASE_URL is set (one suite, both stores:
+// docs/architecture.md, "Reliability rules"). Says so when PostgreSQL is skipped.
 // --test-force-exit: a file whose tests have all finished ends even if a stray handle (say, a
 // pipe held by an orphaned grandchild process) would keep it alive; a hang would stall CI.
 const args = ["--test", "--test-force-exit", "--test-concurrency=2", "test/**/*.test.ts", "src/**/*.test.ts"];

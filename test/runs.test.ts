@@ -4,7 +4,7 @@ import type { CommitBatch, RunRow, RunStepRow } from "../src/store/port.ts";
 import { newId } from "../src/lib/ids.ts";
 import { assertErrorEnvelope, detailFields, startApp, waitFor, type TestApp } from "./helpers.ts";
 
-// Workflow runs (workflows §3) through the API. The engine that writes runs is built apart, so
+// Workflow runs (docs/api.md, "Runs") through the API. The engine that writes runs is built apart, so
 // these tests write runs the way it will: through the store's commit (CommitBatch.runs, runSteps,
 // runTrims), for workflows made through the API.
 

@@ -637,7 +637,7 @@ test("the list is current right after every create, update and delete", async ()
   assert.equal(after.page_info.total_count, 1);
 });
 
-test("pagination follows decisions §3: limit, after/before cursors, empty pages, counts", async () => {
+test("pagination follows docs/api.md: limit, after/before cursors, empty pages, counts", async () => {
   const user = await t.newUser();
   const id = await saveComponent(user, TIMER_COMPONENT);
   const created: string[] = [];

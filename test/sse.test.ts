@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createSource, startApp, waitEvents, type TestApp } from "./helpers.ts";
 import { connect } from "./sse-client.ts";
 
-// GET /sources/{id}/sse on a real port (decisions §7).
+// GET /sources/{id}/sse on a real port (docs/api.md, "Live streams (SSE)").
 
 const EMITTER = `export default { run(event) { for (const e of event.emits || []) this.$emit(e); } };`;
 

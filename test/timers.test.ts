@@ -7,7 +7,7 @@ import { resolveConfig } from "../src/config.ts";
 import { buildApp } from "../src/app.ts";
 import { createSource, eventsOf, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
 
-// Timers (components.md §2, issue 3): intervals fire run with {timestamp, interval_seconds};
+// Timers (docs/writing-components.md, "Timers"): intervals fire run with {timestamp, interval_seconds};
 // a tick missed while the service was down runs once at start, not once per missed interval.
 
 const TICKER = `
@@ -38,7 +38,7 @@ describe("timers", () => {
       const e = events[0].event;
       assert.equal(e.interval_seconds, 1);
       assert.ok(Math.abs(e.timestamp - Date.now() / 1000) < 5);
-      // a source without run emits each timer event as is (components.md §1)
+      // a source without run emits each timer event as is (docs/writing-components.md, "The shape of a component")
       const bare = await createSource(t, `export default { props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } } } };`);
       const [tick] = await waitEvents(t, bare.id, 1, "", 5000);
       assert.equal(tick.event.interval_seconds, 1);

@@ -9,7 +9,7 @@ import {
   assertErrorEnvelope, assertRecentSeconds, createSource, detailFields, eventsOf, startApp, waitEvents, waitFor, type TestApp,
 } from "./helpers.ts";
 
-// Webhooks (decisions §5, extension): managing them, and the signed, retried, ordered POSTs of
+// Webhooks (docs/api.md, "Webhooks"): managing them, and the signed, retried, ordered POSTs of
 // the events they are subscribed to, received by a real HTTP server on 127.0.0.1.
 
 const WEBHOOK_FIELDS = ["active", "created_at", "description", "id", "name", "secret", "updated_at", "url", "user_id"];

@@ -6,7 +6,7 @@ import { MemoryBus } from "./memory.ts";
 // Local listeners are served in-process as on one node (no round trip through Redis for a stream
 // on the emitter's own node); every event is also published to Redis for streams on other nodes,
 // which each node subscribes to only while it has a listener. Nothing durable goes through here
-// (DESIGN: no dual write): a message lost while Redis is away is a stream that misses an event
+// (docs/several-nodes.md, "What Redis carries"): a message lost while Redis is away is a stream that misses an event
 // (it catches up from the store on reconnect) or a wake-up the owner's sweep makes up for.
 
 const CONNECT_TIMEOUT_MS = 10_000;

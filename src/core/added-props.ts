@@ -1,6 +1,6 @@
 import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
 
-// The props additionalProps() added for a source's or step's configuration (integrations §2) are
+// The props additionalProps() added for a source's or step's configuration (docs/writing-components.md, "Dynamic props") are
 // kept with its values, under `$added` (a name no prop can have): what a run, GET and the next
 // update need to treat each value by its type (a secret sealed, an app's account opened, a data
 // store's id checked) without running the component's code again.

@@ -23,11 +23,11 @@ export interface CoreDeps {
   retention: number;
   /** workflow runs kept per workflow (suspended and running ones always) */
   runRetention: number;
-  /** a failed workflow step's first retry waits this long, doubling (workflows §3) */
+  /** a failed workflow step's first retry waits this long, doubling (docs/writing-workflows.md, "Retries, concurrency and rate") */
   runRetryMs: number;
   /** the service's version (a workflow error's platform_version) */
   version: string;
-  /** waits between a webhook delivery's tries (decisions §5: 5 tries over about an hour) */
+  /** waits between a webhook delivery's tries (5 tries over about an hour: docs/api.md, "Webhooks") */
   webhookBackoffMs: readonly number[];
   /** deliveries that may wait for one webhook; past it the oldest are dropped (default 10,000) */
   webhookMaxPending?: number;

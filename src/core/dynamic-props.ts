@@ -10,7 +10,7 @@ import { parseDescribeResult } from "../runtime/sandbox/analyze/meta.ts";
 import { sandboxValues } from "./dynamic-prop-values.ts";
 import { ADDED, addedOf, withAdded } from "./added-props.ts";
 
-// A props form's questions (integrations §2), answered by the component's own code in a runner,
+// A props form's questions (docs/api.md, "Dynamic props"), answered by the component's own code in a runner,
 // as a run would be: `options()` of one prop, and `additionalProps()` for components with
 // `reloadProps` props, whose props are then the static ones plus those it adds. Nothing is
 // stored or counted; the answer is read here again, whatever the sandbox said.

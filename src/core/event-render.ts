@@ -1,6 +1,6 @@
 import type { EventKey, EventRow } from "../store/port.ts";
 
-// Event summary items (decisions §6) are rendered straight to JSON text: the payload is
+// Event summary items (docs/api.md, "Events") are rendered straight to JSON text: the payload is
 // already JSON in the store, so it is spliced in rather than parsed and stringified again.
 
 const TRUNCATE_BYTES = 1024;

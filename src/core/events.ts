@@ -3,7 +3,7 @@ import { invalid } from "../lib/errors.ts";
 import { eventId, parseEventId, renderItem } from "./event-render.ts";
 import { errorSummary, type ErrorSummary } from "./error-summaries.ts";
 
-// Reading and deleting the events of a source or workflow (decisions §6, §8). Lists are newest first by id, their
+// Reading and deleting the events of a source or workflow (docs/api.md, "Events"). Lists are newest first by id, their
 // cursors are raw event ids, and items come out already rendered as JSON.
 
 export interface EventQuery {

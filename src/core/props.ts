@@ -12,7 +12,7 @@ export const APPHOOK = "$.interface.apphook";
 /** `alert`: a display-only prop (a note in the props form); never required, never stored */
 export const ALERT = "alert";
 
-// Configured props: checked against the component's declared props (components.md §2) and
+// Configured props: checked against the component's declared props (docs/writing-components.md, "Props") and
 // stored in one normal form: secrets sealed, the timer as {intervalSeconds} or {cron}.
 
 export const DEFAULT_TIMER_SECONDS = 900;
@@ -113,7 +113,7 @@ function checkValue(p: PropDefinition, value: unknown, problems: FieldProblem[],
   return true;
 }
 
-/** How props are read: a source's `configured_props`, or a workflow step's `props` (workflows §1). */
+/** How props are read: a source's `configured_props`, or a workflow step's `props` (docs/writing-workflows.md, "Props"). */
 export interface PropsOptions {
   /** the field problems are named under */
   field?: string;
@@ -186,7 +186,7 @@ export function normalizeProps(
   return out;
 }
 
-/** configured_props as the API shows them (decisions §4). */
+/** configured_props as the API shows them (docs/api.md, "Sources"). */
 export function echoProps(declared: ComponentMeta, stored: Record<string, unknown>, endpointUrl: string | null) {
   // with the props additionalProps() added for these values (added-props.ts)
   const meta = withAdded(declared, stored);

@@ -58,7 +58,7 @@ export class SourceListCache {
     return entry;
   }
 
-  /** A page around a cursor (decisions §3), or undefined when the cursor isn't in the list. */
+  /** A page around a cursor (docs/api.md, "Pagination"), or undefined when the cursor isn't in the list. */
   async page(userId: string, page: PageRequest): Promise<RenderedPage | undefined> {
     const e = await this.#entry(userId);
     let start = 0;

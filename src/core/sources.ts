@@ -136,7 +136,7 @@ export class Sources {
       created_at: now,
       updated_at: now,
     };
-    // Hooks run first, dry: a hook that throws leaves no source behind (components.md §3).
+    // Hooks run first, dry: a hook that throws leaves no source behind (docs/writing-components.md, "Hooks and the lifecycle").
     const target = this.#rt.target(row, user, component);
     const hooks = await this.#rt.lifecycle.dry(target, ["deploy", "activate"]);
     // Two creates at once (on one node or two) may pick the same free name: the one that loses

@@ -6,9 +6,9 @@ import { newId } from "../lib/ids.ts";
 import { nowSeconds } from "../lib/clock.ts";
 import type { SourceRuntime } from "./runtime/source-runtime.ts";
 
-// Webhooks (decisions §5, an extension in Pipedream's form): listeners outside the service.
+// Webhooks (docs/api.md, "Webhooks"; an extension in Pipedream's form): listeners outside the service.
 // A subscription names one as its listener and each event is POSTed there, signed with the
-// secret that only the create response shows (core/webhook-sender.ts).
+// secret that only the create response shows (core/flow/webhook-sender.ts).
 
 export interface WebhookInput {
   url?: unknown;

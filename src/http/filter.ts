@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-// include/exclude (decisions §2): top-level names of the resource (of each item for lists),
+// include/exclude (docs/api.md, "Requests and responses"): top-level names of the resource (of each item for lists),
 // dotted names one level deeper; include first, then exclude; page_info is never filtered.
 // Applied to the serialized payload, so routes keep their fast serializers when unused.
 

@@ -8,7 +8,7 @@ export interface PagingQuery {
   before?: string;
 }
 
-/** Resource-list paging from the query; an empty cursor is the same as none (decisions §3). */
+/** Resource-list paging from the query; an empty cursor is the same as none (docs/api.md, "Pagination"). */
 export function pageRequest(q: PagingQuery): PageRequest {
   if (q.after && q.before) {
     throw invalid("use either after or before, not both", [{ field: "before", message: "conflicts with after" }]);

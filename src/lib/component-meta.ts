@@ -38,7 +38,7 @@ export interface PropDefinition {
   /** for `$.interface.apphook` props: the app prop it hooks, and the event names (when fixed) */
   appProp?: string;
   eventNames?: string[];
-  /** dynamic props (integrations §2): a change of it reloads the props (additionalProps()) */
+  /** dynamic props (docs/writing-components.md, "Dynamic props"): a change of it reloads the props (additionalProps()) */
   reloadProps?: boolean;
   /** its `options` is a function: asked with POST /components/{id}/props/{prop}/options */
   remoteOptions?: boolean;

@@ -1,4 +1,4 @@
-// Resource-list cursors are opaque to clients: base64url of the item's id (decisions §3).
+// Resource-list cursors are opaque to clients: base64url of the item's id (docs/api.md, "Pagination").
 export function encodeCursor(id: string): string {
   return Buffer.from(id, "utf8").toString("base64url");
 }

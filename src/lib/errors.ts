@@ -1,5 +1,5 @@
 // The one registry of error codes. Every error a client can see has a code here, and the
-// HTTP layer turns an AppError into the one envelope (decisions §2).
+// HTTP layer turns an AppError into the one envelope (docs/api.md, "Errors").
 
 export const ERROR_STATUS = {
   unauthorized: 401,

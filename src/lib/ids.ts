@@ -1,6 +1,6 @@
 import { randomBytes, randomFillSync } from "node:crypto";
 
-// 16 url-safe characters = 96 random bits: unguessable (decisions §4 asks for at least 64).
+// 16 url-safe characters = 96 random bits: unguessable (64 would do: no one finds an id by trying them).
 // Ids are made on the hot path (every event's emit_id, every delivery), and one small
 // randomBytes call costs more than the rest of an id, so random bytes are drawn a pool at a time.
 const POOL = Buffer.alloc(12 * 512);

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from "node:crypto";
 
-// Secret prop values are stored encrypted at rest (components.md §2): AES-256-GCM, with a
+// Secret prop values are stored encrypted at rest (docs/security.md, "At rest and in logs"): AES-256-GCM, with a
 // random nonce per value, so equal secrets don't look equal in the store.
 // Keys are held as KeyObjects: given a Buffer, every createHmac or createCipheriv imports the key
 // again, which cost 10.7 µs a token against 1.6 µs (a workflow step's resume URL is a token, and

@@ -1,4 +1,4 @@
-// decisions §4: lower-case letters and digits; runs of anything else become "-".
+// A source's name_slug and default name (docs/api.md, "Sources"): lower-case letters and digits; runs of anything else become "-".
 export function slugify(text: string): string {
   const slug = text
     .toLowerCase()

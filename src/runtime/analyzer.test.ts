@@ -17,7 +17,7 @@ const rejectsWith = (code: string, message: RegExp) =>
 describe("shipped components", () => {
   const shipped = new Map(listShippedComponents().map((c) => [c.key, c.code]));
 
-  it("are the four of decisions §9", () => {
+  it("are the four that docs/api.md's registry section lists", () => {
     assert.deepEqual(
       [...shipped.keys()],
       ["emit-on-subscription", "http-new-requests", "rss-new-item-in-feed", "schedule-custom-interval"],
@@ -80,7 +80,7 @@ describe("component forms", () => {
       type: "source",
       props: [
         { name: "db", type: "$.service.db" },
-        // a dynamic options() is not described, only said to be there (integrations §2)
+        // a dynamic options() is not described, only said to be there (remoteOptions: docs/api.md, "Dynamic props")
         { name: "count", type: "integer", optional: true, min: 1, max: 5, remoteOptions: true, default: 2 },
         { name: "token", type: "string", label: "Token", secret: true },
         { name: "hook", type: "$.interface.http", customResponse: true },

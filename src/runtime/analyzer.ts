@@ -7,7 +7,7 @@ import type { ComponentAnalyzer, ComponentMeta } from "./types.ts";
 export interface AnalyzerOptions {
   /** time budget for a component's top level plus its description (default 5000) */
   timeoutMs?: number;
-  /** isolate memory limit (default 128, the per-isolate limit of components.md §6) */
+  /** isolate memory limit (default 128, a run's memory limit: docs/writing-components.md, "Limits") */
   memoryMb?: number;
   /** host-side allowance on top of timeoutMs before the runner counts as stuck (default 20 s) */
   hostGraceMs?: number;

@@ -1,4 +1,4 @@
-// The components shipped with the service (decisions §9): one file per component, key = file stem.
+// The components shipped with the service (docs/api.md, "The registry"): one file per component, key = file stem.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { browserSkip, go, openDashboard, SHOTS, type Dashboard } from "../browser.ts";
 import { startApp, waitFor, type TestApp } from "../helpers.ts";
 
-// The deploy form's dynamic props in headless Chromium (integrations §2): a prop's options loaded
+// The deploy form's dynamic props in headless Chromium (docs/writing-components.md, "Dynamic props"): a prop's options loaded
 // from its options() when the list opens, searched on the server, "Load more" (the open list's
 // last entry) while a context comes back, and new fields when a reloadProps prop changes. The source made is checked through
 // the API. Screenshots under test-output/screenshots/dynamic-props-*.png.

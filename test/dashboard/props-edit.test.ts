@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { browserSkip, go, modalShown, openDashboard, SHOTS, type Dashboard } from "../browser.ts";
 import { startApp, waitFor, type TestApp } from "../helpers.ts";
 
-// The dashboard's other props forms with dynamic props (integrations §2), in headless Chromium:
+// The dashboard's other props forms with dynamic props (docs/writing-components.md, "Dynamic props"), in headless Chromium:
 // a deployed source's props edited from its current values (an account, options loaded from
 // options() with that account's auth, a secret kept, a prop additionalProps() added), and a
 // workflow's action step whose options load (a `{{ }}` expression typed instead of an option,

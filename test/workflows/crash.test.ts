@@ -9,8 +9,8 @@ import { postgresFor } from "../helpers.ts";
 import { startService as start, stopService as stop } from "../service-process.ts";
 import { openStore } from "../../src/store/store.ts";
 
-// workflows §3: "a run interrupted by a crash resumes at the first step that had not committed,
-// never re-running a committed step". The service process runs a 4-step workflow (half the runs
+// docs/writing-workflows.md, "Runs": a run interrupted by a crash resumes at the first step that had not committed,
+// never re-running a committed step. The service process runs a 4-step workflow (half the runs
 // wait in $.flow.delay after their second step, every run's third step takes a while) and is
 // killed with SIGKILL while runs are suspended and others mid-step. The steps committed at the
 // kill are read from the store while the service is down; after a restart every accepted run

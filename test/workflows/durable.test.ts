@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
 
-// Durable runs (workflows §3): each step commits before the next; $.flow.delay, suspend and rerun
+// Durable runs (docs/writing-workflows.md, "Runs", "Waiting" and "Retries, concurrency and rate"): each step commits before the next; $.flow.delay, suspend and rerun
 // wait in the store and resume on their own, through their resume URL (with the request as
 // $resume_data) or not at all (cancel URL, cancel API, a suspension's timeout); settings.retries
 // runs a failed step again, settings.concurrency and rate hold runs back, queued. Black-box through the API, the workflow's endpoint and the URLs.

@@ -4,8 +4,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
 
-// HTTP-triggered workflows that answer their requests themselves (workflows §4: custom_response
-// and $.respond), what steps see of their run ($.context, steps.trigger.context, workflows §2),
+// HTTP-triggered workflows that answer their requests themselves (custom_response
+// and $.respond), what steps see of their run ($.context, steps.trigger.context; both
+// docs/writing-workflows.md, "Answering the request"),
 // and emits on named streams. Black-box through the API and the workflow's endpoint.
 
 interface User {

@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startApp, waitFor, type Reply, type TestApp } from "../helpers.ts";
 
-// Every execution of a workflow is a run (workflows §3), recorded with each step as far as the run
+// Every execution of a workflow is a run (docs/writing-workflows.md, "Runs"), recorded with each step as far as the run
 // got: what it returned, exported, logged and summarized, its error, and the steps it never
 // reached. Black-box: the workflow runs for real, the run is read back through the API.
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
 
-// $.send.http and $.send.email (workflows §2), end to end: queued by a step, sent once the step
+// $.send.http and $.send.email (docs/writing-workflows.md, "Sending"), end to end: queued by a step, sent once the step
 // has committed (a step that then waits has already sent), retried on the webhooks' schedule,
 // listed on the run's step; the address guard; bad input thrown in the step; a failed step sends
 // nothing; email through a real SMTP server (smtp-server) to the workflow owner.

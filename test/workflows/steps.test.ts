@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { assertErrorEnvelope, detailFields, startApp, waitFor, type Reply, type TestApp } from "../helpers.ts";
 import { startRegistry, type LocalRegistry } from "../fixtures/npm-registry.ts";
 
-// Workflow steps as Pipedream users write them (workflows §1): props on steps, `{{ }}`
+// Workflow steps as Pipedream users write them (docs/writing-workflows.md): props on steps, `{{ }}`
 // expressions, saved action components as steps, npm packages in steps, and GET giving back every
 // step's code and props. Black-box through the API.
 

@@ -6,7 +6,7 @@ import {
   assertErrorEnvelope, assertRecentSeconds, detailFields, startApp, waitFor, type Reply, type TestApp,
 } from "../helpers.ts";
 
-// Workflows (decisions §8) and their two event endpoints (api-v1 §4.2), black-box through the API.
+// Workflows and their two event endpoints (docs/api.md, "Workflows"), black-box through the API.
 
 const PUBLIC_URL = "http://tributary.test";
 const WORKFLOW_FIELDS = ["active", "created_at", "deployment_id", "id", "name", "settings", "steps", "trigger", "updated_at"];
@@ -215,7 +215,7 @@ describe("workflows", () => {
     );
     assertErrorEnvelope(await t.request("DELETE", `/v1/workflows/${w.id}`, { key: other.key }), 404, "not_found");
     assertErrorEnvelope(await t.request("GET", `/v1/workflows/${w.id}`, { key: null }), 401, "unauthorized");
-    // include / exclude (decisions §2)
+    // include / exclude (docs/api.md, "Requests and responses")
     const only = await t.request("GET", `/v1/workflows/${w.id}?include=id,name`, { key: user.key });
     assert.deepEqual(only.body.data, { id: w.id, name: w.name });
     const without = await t.request("GET", `/v1/workflows/${w.id}?exclude=steps,trigger.endpoint_url`, { key: user.key });

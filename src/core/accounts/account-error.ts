@@ -1,6 +1,6 @@
 import type { InvokeResult } from "../../runtime/protocol.ts";
 
-// Why an invocation could not have its connected account's credentials (integrations §1): its
+// Why an invocation could not have its connected account's credentials (docs/connecting-accounts.md, "Refresh"): its
 // refresh was refused (the account's status is "error" until it is reconnected), or the provider
 // could not be reached while the token had expired. The invocation fails on $errors with it.
 export class AccountError extends Error {

@@ -45,7 +45,7 @@ export async function checkAccountRefs(store: AccountStore, user: UserRow, meta:
 /**
  * The problems of the accounts `props` name, each under `${at}.<prop>`. `missing` says what an
  * account that isn't the user's is: a field problem (sources), or a 404 thrown at once (workflow
- * steps, workflows §1): either way it reads exactly like one that doesn't exist.
+ * steps): either way it reads exactly like one that doesn't exist.
  */
 export async function accountRefProblems(
   store: AccountStore,

@@ -6,7 +6,7 @@ import { nowSeconds } from "../../lib/clock.ts";
 import { requireAdmin } from "../users.ts";
 import { checkOAuthAppInput } from "./oauth-app-input.ts";
 
-// OAuth apps (integrations §1): the OAuth 2 client an admin registered with a provider, one per
+// OAuth apps (docs/connecting-accounts.md, "Configuring an OAuth app (admins)"): the OAuth 2 client an admin registered with a provider, one per
 // app. Every user can list them (to know what they can connect); only admins change them. The
 // client secret is sealed and never shown.
 

@@ -3,7 +3,7 @@ import type { OAuthAppRow } from "../../store/port.ts";
 
 // The OAuth 2 client side of connected accounts, on oauth4webapi (request encoding, client
 // authentication, PKCE, token response checks). What is ours: turning a provider's answer into
-// an account's `$auth` (integrations §1), and tolerating what real providers send that RFC 6749
+// an account's `$auth` (docs/connecting-accounts.md, "How an OAuth connection goes"), and tolerating what real providers send that RFC 6749
 // doesn't: GitHub and Slack answer refusals with 200 and an `error` field, Slack's token_type is
 // "bot", Google adds an OpenID `id_token` whose issuer is not the token endpoint's origin.
 

@@ -10,7 +10,7 @@ import { APP } from "./account-input.ts";
 import { checkScopes } from "./oauth-app-input.ts";
 import { authorizeUrl, challengeOf, exchangeCode, newState, newVerifier, ProviderRefusal } from "./oauth-client.ts";
 
-// Connecting an account with OAuth 2 (integrations §1): a flow starts with POST
+// Connecting an account with OAuth 2 (docs/connecting-accounts.md, "How an OAuth connection goes"): a flow starts with POST
 // /accounts/connect (or /accounts/{id}/reconnect), the user authorizes at the provider, and the
 // provider sends the browser to /oauth/callback with a code and our state. The state is random,
 // kept only as its hash, single use and good for 10 minutes; with PKCE the verifier never leaves

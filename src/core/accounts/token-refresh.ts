@@ -4,7 +4,7 @@ import { nowSeconds } from "../../lib/clock.ts";
 import { AccountError } from "./account-error.ts";
 import { ProviderRefusal, refreshTokens } from "./oauth-client.ts";
 
-// Refreshing an OAuth account's tokens before they expire (integrations §1): one refresh per
+// Refreshing an OAuth account's tokens before they expire (docs/connecting-accounts.md, "Refresh"): one refresh per
 // account at a time on every node. The node that claims the account's refresh (a conditional
 // UPDATE) asks the provider and writes the new tokens, expiry and status in one statement; any
 // other caller, here or on another node, waits for the claim to end and reads what it wrote. Two

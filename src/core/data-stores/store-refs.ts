@@ -3,7 +3,7 @@ import type { DataStoreStore, UserRow } from "../../store/port.ts";
 import { notFound } from "../../lib/errors.ts";
 import type { InvokeResult } from "../../runtime/protocol.ts";
 
-// A `data_store` prop is configured as `{"dataStoreId": "ds_..."}` (workflows §1), and the id is
+// A `data_store` prop is configured as `{"dataStoreId": "ds_..."}` (docs/writing-workflows.md, "Data stores"), and the id is
 // all that is stored: the records live in the store, read and written by the runs themselves.
 
 export const DATA_STORE = "data_store";

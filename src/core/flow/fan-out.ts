@@ -3,7 +3,7 @@ import { newTimeOrderedId } from "../../lib/ids.ts";
 import { eventId, renderItem } from "../event-render.ts";
 import { listenersOf } from "./routes.ts";
 
-// The deliveries a result's events owe their listeners (decisions §5), written in the same
+// The deliveries a result's events owe their listeners (docs/api.md, "Subscriptions"), written in the same
 // transaction as the events. A webhook gets the event summary item, a source or workflow the
 // emitted payload. `hops` counts the deliveries in the chain so far; one that would make the
 // chain deeper than MAX_HOPS is not made, and the caller records that on the emitter's $errors.

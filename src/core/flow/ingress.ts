@@ -12,7 +12,7 @@ import type { Peers } from "../cluster/peers.ts";
 import type { Backlog } from "./backlog.ts";
 import type { WorkflowRow } from "../../store/port.ts";
 
-// HTTP sources' endpoints (decisions §6). Without customResponse a request is recorded in the
+// HTTP sources' endpoints (docs/api.md, "HTTP endpoints"). Without customResponse a request is recorded in the
 // inbox, answered 200 {"success": true} once durable, and run afterwards; with customResponse
 // the reply is what the run passed to this.http.respond(), sent after its result committed.
 
@@ -197,7 +197,7 @@ export class Ingress {
     throw new AppError("source_failed", "the source finished without calling this.http.respond()");
   }
 
-  // workflows §4: the reply goes out once the step that called $.respond() has committed, while
+  // custom_response (docs/writing-workflows.md, "Answering the request"): the reply goes out once the step that called $.respond() has committed, while
   // the run goes on; a run that ends, fails or waits without responding answers 502
   #respondFromRun(t: Target, w: WorkflowRow, eventJson: string): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {

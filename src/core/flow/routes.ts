@@ -1,6 +1,6 @@
 import type { Store, SubscriptionRow } from "../../store/port.ts";
 
-// Which listeners an emitted event goes to (decisions §5). Every commit asks, so each user's
+// Which listeners an emitted event goes to (docs/api.md, "Subscriptions"). Every commit asks, so each user's
 // subscriptions are kept in memory and dropped on every write that can change them. A glob
 // (`dc_*`, `p_*`) matches the owner's emitters of that kind, created before or after it, but
 // never delivers an emitter's events to itself: a source listening to "all my sources" would

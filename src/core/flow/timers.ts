@@ -7,7 +7,7 @@ import { TimerWarmup } from "./timer-warmup.ts";
 import { afterTick, nextAfter } from "./tick-times.ts";
 import { MAX_TIMER_MS } from "../../lib/clock.ts";
 
-// Timer props (components.md §2) fire `run` with {timestamp, interval_seconds} or {timestamp,
+// Timer props (docs/writing-components.md, "Timers") fire `run` with {timestamp, interval_seconds} or {timestamp,
 // cron}. The next due time is stored with each tick's commit, so after a restart a tick that
 // was missed while the service was down runs once, at start, and not once per missed interval.
 
@@ -19,7 +19,7 @@ export function timerOf(t: Target): TimerConfig | undefined {
   return (t.source.props[prop.name] as TimerConfig | undefined) ?? defaultTimer(prop);
 }
 
-/** The event a timer tick runs with (components.md §3). */
+/** The event a timer tick runs with (docs/writing-components.md, "Timers"). */
 export function timerEvent(timer: TimerConfig, nowMs: number): object {
   const timestamp = Math.floor(nowMs / 1000);
   return "cron" in timer ? { timestamp, cron: timer.cron } : { timestamp, interval_seconds: timer.intervalSeconds };

@@ -5,7 +5,7 @@ import { postJson, type PostOutcome } from "../../lib/net/post-json.ts";
 import { noMetrics, type CoreMetrics } from "../runtime/metrics.ts";
 import { WEBHOOK_TRIES } from "./deliveries.ts";
 
-// One webhook delivery (decisions §5): the event summary item as the body, its id in
+// One webhook delivery (docs/api.md, "Webhooks"): the event summary item as the body, its id in
 // X-Tributary-Event-Id, and X-Tributary-Signature = sha256=<hex HMAC-SHA256 of the raw body>
 // keyed with the secret shown once at create, so a receiver can tell our POSTs from forgeries.
 

@@ -2,7 +2,7 @@ import type { CommitBatch, Store } from "../../store/port.ts";
 import { DependentPartError, isStorageFault } from "./poison.ts";
 import { noMetrics, type CoreMetrics } from "./metrics.ts";
 
-// Group commit (DESIGN §5): results that finish while a transaction is being written wait for
+// Group commit: results that finish while a transaction is being written wait for
 // the next one, and each transaction carries everything that queued up. When idle, a result
 // commits on the next tick alone. Busy (a commit ended under BUSY_WITHIN_MS ago), a small group
 // waits GATHER_MS for more, as PostgreSQL's commit_delay does: results reach us one runner

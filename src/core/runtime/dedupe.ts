@@ -1,7 +1,7 @@
 import type { EmitterStateRow } from "../../store/port.ts";
 import type { EmittedEvent } from "../../runtime/protocol.ts";
 
-// components.md §4: dedupe per source, across streams, with its memory kept across updates.
+// Dedupe (docs/writing-components.md, "Dedupe"): per source, across streams, with its memory kept across updates.
 // Input emits are already in ts order; the state is updated in place.
 
 export type Strategy = "unique" | "greatest" | "last";

@@ -3,9 +3,10 @@ import { newId } from "../../lib/ids.ts";
 import type { Target } from "./target.ts";
 import type { WorkflowRow } from "../../store/port.ts";
 
-// What goes on an emitter's $errors stream. A source's error is components.md §7's
-// {error, invocation}; a workflow's is the shape the spec's workflow endpoint reads (decisions
-// §8): the trigger event, the invocation's context, and the error with the step's cell id.
+// What goes on an emitter's $errors stream. A source's error is {error, invocation} (docs/writing-components.md,
+// "When a run fails"); a workflow's is the shape GET /v1/workflows/{id}/$errors/event_summaries
+// shows (docs/api.md, "Events"): the trigger event, the invocation's context, and the error with the
+// step's cell id.
 
 /** How the invocation was triggered, as a workflow's original_context.source_type says it. */
 export type TriggerKind = "HTTP" | "TIMER" | "EMIT";
@@ -53,7 +54,7 @@ export function errorPayload(t: Target, ctx: InvocationContext, error: Invocatio
       code: error.code ?? error.name,
       msg: error.message,
       cellId: error.cellId ?? null,
-      // the step's name, which is what a reader knows it by (decisions §8 names only the cell)
+      // the step's name, which is what a reader knows it by (a cell id alone names no step for a reader)
       step: error.cellId === undefined ? null : (w.steps.find((s) => s.id === error.cellId)?.name ?? null),
       ts: new Date().toISOString(),
       stack: error.stack,
@@ -61,7 +62,7 @@ export function errorPayload(t: Target, ctx: InvocationContext, error: Invocatio
   }).slice(1)}`;
 }
 
-/** A workflow run's context as decisions §8 names it (an error's original_context). */
+/** A workflow run's context, an error's original_context (docs/api.md, "Events"). */
 export function workflowContext(w: WorkflowRow, ctx: InvocationContext, version: string) {
   return {
     id: ctx.runId ?? newId(""),
@@ -75,7 +76,7 @@ export function workflowContext(w: WorkflowRow, ctx: InvocationContext, version:
   };
 }
 
-// a source's error keeps the three fields components.md §7 names
+// a source's error keeps the three fields docs/writing-components.md, "When a run fails", shows
 function plain(e: InvocationError) {
   return { name: e.name, message: e.message, stack: e.stack };
 }

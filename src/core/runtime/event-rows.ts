@@ -66,7 +66,7 @@ export class EventRows {
     this.#known.delete(emitterId);
   }
 
-  // Ids never go backwards for one emitter, even when the clock does (decisions §6).
+  // Ids never go backwards for one emitter, even when the clock does (docs/api.md, "Events").
   event(t: Target, state: CachedState, name: string, json: string, meta: { id?: string | number; summary?: string; ts?: number }, now: number): EventRow {
     const s = state.row;
     const ms = Math.max(now, s.last_ms);

@@ -3,7 +3,7 @@ import type { InvocationKind, InvokeResult } from "../../runtime/protocol.ts";
 import type { Invocations } from "./invocations.ts";
 import type { Target } from "./target.ts";
 
-// Hooks around source changes (components.md §3): create = deploy + activate; update =
+// Hooks around source changes (docs/writing-components.md, "Hooks and the lifecycle"): create = deploy + activate; update =
 // deactivate, swap, activate; disable = deactivate; enable = activate; delete = deactivate.
 // A hook that throws on create or update fails the call with 422 hook_failed and leaves
 // nothing half-made, so the new version's hooks run dry and commit only once all succeeded.

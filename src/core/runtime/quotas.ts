@@ -6,7 +6,7 @@ import type { UserStore } from "../../store/port.ts";
 import { utcDay } from "../../lib/clock.ts";
 
 // When a user's daily quota is used up, timer ticks are skipped, HTTP endpoints answer 429 and
-// deliveries wait (components.md §8). Each refusal is recorded on the source's $errors, at most
+// deliveries wait (docs/writing-components.md, "Quotas"). Each refusal is recorded on the source's $errors, at most
 // once a minute per source, so a busy endpoint can't flood its own error stream.
 //
 // A run is counted against the invocations quota when it is accepted: admit() reserves it in the

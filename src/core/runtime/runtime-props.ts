@@ -32,7 +32,7 @@ export function runtimeProps(
 }
 
 /**
- * A workflow's props: each step's, by its cell id (workflows §1). Expressions stay as written:
+ * A workflow's props: each step's, by its cell id (docs/writing-workflows.md, "Props"). Expressions stay as written:
  * they are evaluated in the step's isolate, with the results of the steps before it.
  */
 function stepProps(steps: WorkflowStepRow[], userId: string, secrets: SecretBox, accounts: AccountAuth, onAccountError: OnAccountError, cellId?: string) {

@@ -1,7 +1,7 @@
 import type { UserRow } from "../../store/port.ts";
 import { utcDay } from "../../lib/clock.ts";
 
-// Per-user daily usage (components.md §8), counted in memory where quota checks read it and
+// Per-user daily usage (docs/api.md, "Usage and quotas"), counted in memory where quota checks read it and
 // written to the store with each commit. Loaded from the user row the first time a user runs.
 
 interface Counter {

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typ
 import type { Core } from "../../core/core.ts";
 import { Filter, IdParams, data, withErrors } from "../schemas.ts";
 
-// Connecting accounts with OAuth (integrations §1): a flow's start (new account or reconnect)
+// Connecting accounts with OAuth (docs/connecting-accounts.md): a flow's start (new account or reconnect)
 // and how it stands, which the CLI and the dashboard poll while the user is at the provider.
 
 const ConnectStart = Type.Object({

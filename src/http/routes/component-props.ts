@@ -3,7 +3,7 @@ import type { Core } from "../../core/core.ts";
 import { componentView } from "../../core/components.ts";
 import { ConfigurableProp, data, withErrors } from "../schemas.ts";
 
-// A props form's questions about a component (integrations §2), answered by its code in the
+// A props form's questions about a component (docs/api.md, "Dynamic props"), answered by its code in the
 // sandbox: a prop's options, and its props as configured so far (additionalProps()).
 
 const Configured = Type.Record(Type.String(), Type.Unknown(), {

@@ -7,7 +7,7 @@ import { sendComponentReply } from "../component-reply.ts";
 import { answerEndpointPreflight, isPreflight } from "../cors.ts";
 import { rawBodyParser, withoutSessionCookie } from "../raw-body.ts";
 
-// HTTP sources' endpoints: /http/{key} with any method, subpath and query (decisions §6). The
+// HTTP sources' endpoints: /http/{key} with any method, subpath and query (docs/api.md, "HTTP endpoints"). The
 // body is taken as raw bytes whatever its type (bodyRaw keeps them exact for signatures).
 
 const BODY_LIMIT = 512 * 1024;
@@ -26,7 +26,7 @@ function sourceHeaders(req: FastifyRequest, sentType: string | undefined): Incom
 
 export function ingressRoutes(core: Core): FastifyPluginAsync {
   return async (app) => {
-    // An endpoint takes any request (decisions §6), also one whose Content-Type is garbage: Fastify
+    // An endpoint takes any request, also one whose Content-Type is garbage: Fastify
     // reads its body as bytes, and the source still sees the header as it was sent.
     const sentType = new WeakMap<FastifyRequest, string>();
     app.addHook("onRequest", (req, _reply, done) => {

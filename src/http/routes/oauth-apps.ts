@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typ
 import type { Core } from "../../core/core.ts";
 import { Deleted, Filter, IdParams, data, withErrors } from "../schemas.ts";
 
-// OAuth apps (integrations §1): admins configure them; every user lists them to know which apps
+// OAuth apps (docs/connecting-accounts.md, "Configuring an OAuth app (admins)"): admins configure them; every user lists them to know which apps
 // they can connect. No response has a field for the client secret.
 
 const OAuthApp = Type.Object({

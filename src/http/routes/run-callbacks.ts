@@ -3,8 +3,8 @@ import type { Core } from "../../core/core.ts";
 import type { WaitAction } from "../../core/workflows/run-wait.ts";
 import { isJsonType, rawBodyParser, withoutSessionCookie } from "../raw-body.ts";
 
-// The resume and cancel URLs a workflow step's $.flow.delay / suspend / rerun returns (workflows
-// §3): /flow/{run_id}/{key}/resume and /cancel, any method, no API key (they go out in emails
+// The resume and cancel URLs a workflow step's $.flow.delay / suspend / rerun returns
+// (docs/api.md, "Waiting runs"): /flow/{run_id}/{key}/resume and /cancel, any method, no API key (they go out in emails
 // and chat messages; the key's token is what authorizes). The request that resumes a run becomes
 // `steps.<name>.$resume_data` ({method, headers, body}): a JSON body parsed, any other as text.
 

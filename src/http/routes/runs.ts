@@ -7,7 +7,7 @@ import { BODY_LIMIT as RESUME_BODY_LIMIT, MAX_BODY_DEPTH as RESUME_MAX_DEPTH } f
 import { jsonTooDeep } from "../../lib/json-shape.ts";
 import { invalid } from "../../lib/errors.ts";
 
-// Workflow runs (workflows §3): a workflow's runs, one run with its steps, replay and cancel.
+// Workflow runs (docs/api.md, "Runs"): a workflow's runs, one run with its steps, replay and cancel.
 // Another user's run or workflow is a 404, like a missing one.
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);

@@ -8,7 +8,7 @@ import type { EventKey } from "../../store/port.ts";
 // how long a new stream waits for the bus to confirm its subscription before it opens anyway
 const READY_WAIT_MS = 5000;
 
-// GET /sources/{id}/sse (decisions §7), and GET /workflows/{id}/sse the same way for a workflow. Subscribes to the bus before replaying from the store,
+// GET /sources/{id}/sse (docs/api.md, "Live streams (SSE)"), and GET /workflows/{id}/sse the same way for a workflow. Subscribes to the bus before replaying from the store,
 // so nothing committed in between is missed; every message is sent only if its id is newer
 // than the last one sent, so nothing is sent twice or out of order either.
 

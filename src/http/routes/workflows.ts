@@ -5,7 +5,8 @@ import { Deleted, Filter, IdParams, Paging, Workflow, WorkflowBody, data, page, 
 import { pageEnvelope, pageRequest } from "../pagination.ts";
 import { eventSummaries, runNow } from "./events.ts";
 
-// Workflows (decisions §8) and the spec's two workflow event endpoints (api-v1 §4.2).
+// Workflows (docs/api.md, "Workflows") and their two event endpoints, event_summaries and
+// $errors/event_summaries, as Pipedream's API has them.
 export function workflowRoutes(core: Core): FastifyPluginAsyncTypebox {
   return async (app) => {
     const workflows = core.workflows;

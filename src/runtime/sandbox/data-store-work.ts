@@ -1,4 +1,4 @@
-// An invocation's use of its data stores (`data_store` props, workflows §6), on the runner's side.
+// An invocation's use of its data stores (`data_store` props: docs/writing-workflows.md, "Data stores"), on the runner's side.
 // Its writes are kept here as each touched key's final state (and whether the store was cleared
 // first), handed to the host with the result and committed with the invocation (a workflow step's
 // end). Reads see the store's committed state (asked of the host) with those writes laid over it.

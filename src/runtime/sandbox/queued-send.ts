@@ -1,4 +1,4 @@
-// What a workflow step hands $.send.http() and $.send.email() (workflows §2), checked and put in
+// What a workflow step hands $.send.http() and $.send.email() (docs/writing-workflows.md, "Sending"), checked and put in
 // the one form the service sends: the step's commit stores it, the sender sends it later.
 import type { QueuedSend } from "../protocol.ts";
 import { checkResponseHeaders } from "./response-headers.ts";

@@ -2,8 +2,8 @@ import type { CreateTableBuilder, Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 import type { Dialect } from "../migrations.ts";
 
-// `seq` orders every resource list by creation (decisions §3: same-millisecond items keep
-// their order); ids stay the public keys.
+// `seq` orders every resource list by creation (newest first, docs/api.md, "Pagination";
+// same-millisecond items keep their order); ids stay the public keys.
 function withSeq(dialect: Dialect, table: CreateTableBuilder<string, never>): CreateTableBuilder<string, "seq"> {
   return dialect === "sqlite"
     ? table.addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())

@@ -5,7 +5,7 @@ import type { Dialect } from "../migrations.ts";
 // Issue 4's flow: workflows (emitters and listeners like sources), webhooks (listeners only),
 // and the delivery queue. A delivery row is written in the same transaction as the event it
 // carries and removed in the same transaction as its listener's result, so a delivery is never
-// lost and at worst runs twice (at-least-once, DESIGN §6).
+// lost and at worst runs twice (at-least-once: docs/architecture.md, "Reliability rules").
 export function flowSchema(dialect: Dialect): Migration {
   const seq = (big: boolean) => (dialect === "sqlite" ? "integer" : big ? "bigserial" : "serial");
   const key = (c: any) => (dialect === "sqlite" ? c.primaryKey().autoIncrement() : c.primaryKey());

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 import type { Dialect } from "../migrations.ts";
 
-// Workflow runs (workflows §3): a row per execution of a workflow and a row per step it reached,
+// Workflow runs (docs/api.md, "Runs"): a row per execution of a workflow and a row per step it reached,
 // written by the commit of each step's end (CommitBatch.runs, runSteps) and read by the API.
 // JSON values (the trigger event, return values, exports, logs, errors) are text.
 //

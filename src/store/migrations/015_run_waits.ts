@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 
-// Durable runs (workflows §3): each step commits on its own, so a run can be found part way,
+// Durable runs (docs/writing-workflows.md, "Runs" and "Waiting"): each step commits on its own, so a run can be found part way,
 // waiting (a delay, a suspension, a rerun, a retry's backoff) or orphaned by a crash.
 //
 // - `partition` is the workflow's partition (cluster/partition.ts), so a node scans only the runs

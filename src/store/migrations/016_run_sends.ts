@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 
-// What workflow steps queued with $.send.http and $.send.email (workflows §2): a row per send,
+// What workflow steps queued with $.send.http and $.send.email (docs/writing-workflows.md, "Sending"): a row per send,
 // written in the commit of the step that queued it, then sent (and retried) by the node that holds
 // the workflow's partition. `request` is the request as JSON text, `label` what
 // the run shows of it (method and URL, or the subject: the request may be a MiB); `partition` the

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 
-// OAuth 2 connected accounts (integrations §1).
+// OAuth 2 connected accounts (docs/connecting-accounts.md).
 // - `oauth_apps`: one per app, configured by an admin; the client secret is sealed.
 // - `oauth_flows`: one per authorization started. Only the state's SHA-256 is kept (a leaked
 //   table can't finish someone's flow); `used_at_ms` makes a state single use with one conditional

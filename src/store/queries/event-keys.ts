@@ -2,7 +2,7 @@ import type { ExpressionBuilder } from "kysely";
 import type { Database } from "../schema.ts";
 import type { EventKey } from "../port.ts";
 
-// Event ids `${ms}-${n}` compared as a pair of numbers (decisions §6: sort numerically).
+// Event ids `${ms}-${n}` compared as a pair of numbers (docs/api.md, "Events": sorted numerically, not as strings).
 type EventsEb = ExpressionBuilder<Database, "events">;
 
 export const olderThan = (eb: EventsEb, k: EventKey) =>

@@ -4,7 +4,7 @@ import { optionText } from "./props-api.ts";
 import type { FormValue, PropDef } from "./prop-types.ts";
 import { useRemoteOptions } from "./use-remote-options.ts";
 
-// A prop whose options come from its component's options() (integrations §2): asked when the
+// A prop whose options come from its component's options() (docs/writing-components.md, "Dynamic props"): asked when the
 // list opens, again when the props it may depend on change, searched on the server when the prop
 // takes a query (else in the list), and a "Load more" entry at the foot of the open list (under
 // its scrolled options, an option for the keyboard too) while the API gives a context back: the

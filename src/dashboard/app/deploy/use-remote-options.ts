@@ -4,7 +4,7 @@ import { loadOptions, type Option } from "./props-api.ts";
 import type { PropDef } from "./prop-types.ts";
 import { usePropsSource } from "./props-source.ts";
 
-// A prop's options from its component's options() (integrations §2), page by page. Asked while
+// A prop's options from its component's options() (docs/writing-components.md, "Dynamic props"), page by page. Asked while
 // `active` (the list is open) and not `waiting`: at once when opened, again when what they are
 // asked with changes (the other props, or the search, after a pause while typing).
 

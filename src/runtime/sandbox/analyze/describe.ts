@@ -64,7 +64,7 @@ export function describeComponent(component: unknown): string {
     for (const f of ["min", "max"]) if (typeof p[f] === "number") out[f] = p[f];
     // `options` may be an async function (dynamic options): only static lists are described.
     if (Array.isArray(p.options)) out.options = jsonClone(p.options);
-    // ...and a function is said to be there: the props form asks for its options (integrations §2)
+    // ...and a function is said to be there: the props form asks for its options (docs/writing-components.md, "Dynamic props")
     else if (typeof p.options === "function") out.remoteOptions = true;
     if (p.default !== undefined) {
       const d = jsonClone(p.default);

@@ -1,4 +1,4 @@
-// The modules a component may import (components.md §6), as ES module source compiled inside
+// The modules a component may import (docs/writing-components.md, "Provided modules"), as ES module source compiled inside
 // each isolate. Read once per runner process; the files are plain JS so they are readable as-is.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

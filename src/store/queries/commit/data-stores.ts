@@ -5,7 +5,7 @@ import { MAX_KEYS } from "../../../lib/data-store-limits.ts";
 import { dataStoreRecordQueries } from "../data-store-records.ts";
 
 /**
- * Applies the batch's data store writes (runs' `data_store` props, workflows §6) in the commit's
+ * Applies the batch's data store writes (runs' `data_store` props: docs/writing-workflows.md, "Data stores") in the commit's
  * transaction, so they land with the step or invocation that made them, or not at all. One apply
  * per store, its writes in batch order; stores in id order, so two nodes' commits that touch the
  * same stores lock their rows in the same order and never deadlock on them. A set that would be a
