@@ -315,7 +315,9 @@ describe("durable workflow runs", () => {
       const list = res.body.data as any[];
       return list.length === 3 && list.every((r) => r.status === "succeeded") ? list : undefined;
     }, 15_000, "three runs to end");
-    const full = await Promise.all(runs.reverse().map((r: any) => getRun(user, r.id)));
+    // in the order they started (the list is in the order their rows were first written: a run
+    // turned away is written at once, one admitted at its first step's commit)
+    const full = (await Promise.all(runs.map((r: any) => getRun(user, r.id)))).sort((a, b) => a.steps[0].started_at_ms - b.steps[0].started_at_ms);
     assert.deepEqual(full.map((r) => r.steps[1].return_value), [1, 2, 3]);
     for (let i = 1; i < full.length; i++) {
       assert.ok(full[i].steps[0].started_at_ms >= full[i - 1].ended_at_ms, `run ${i + 1} started after run ${i} ended`);

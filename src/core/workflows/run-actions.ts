@@ -58,11 +58,23 @@ export class RunActions {
     return state.run.id;
   }
 
-  /** Cancels a running or suspended run (409 once it has ended). */
-  async cancel(run: RunRow): Promise<void> {
-    const change = outsideChange(run, { type: "cancel" }, Date.now());
-    if (!change.ok || !(await this.#d.store.runs.cancel(run.id, Date.now(), STEPS_AT_END))) throw new AppError("conflict", change.ok ? "the run has ended" : change.conflict);
-    this.#d.runtime.runChanged(run.workflow_id, run.id, true);
+  /**
+   * Cancels a running or waiting run: one conditional change of the row as read, so of a resume
+   * and a cancel sent at once (on any nodes) exactly one wins; the other is a 409 saying what
+   * happened (run-machine.ts `outsideChange`).
+   */
+  async cancel(run: RunRow, byUrl = false): Promise<void> {
+    for (let row: RunRow | undefined = run, tries = 0; row; tries++) {
+      const change = outsideChange(row, { type: "cancel", byUrl }, Date.now());
+      if (!change.ok) throw new AppError("conflict", change.conflict);
+      if (await this.#d.store.runs.cancel(row.id, change.from, Date.now(), STEPS_AT_END)) {
+        this.#d.runtime.runChanged(row.workflow_id, row.id, true);
+        return;
+      }
+      // it changed since it was read (resumed, taken up, ended): judge it again as it is now
+      row = tries < 3 ? await this.#d.store.runs.byId(row.id) : undefined;
+    }
+    throw new AppError("conflict", "the run changed while it was being cancelled: read it and try again");
   }
 
   /**
@@ -73,7 +85,7 @@ export class RunActions {
     const named = runId.startsWith("r_") ? checkWaitKey(this.#d.secrets, runId, key) : undefined;
     const run = named ? await this.#d.store.runs.byId(runId) : undefined;
     if (!named || !run) throw notFound("run");
-    if (action === "cancel") await this.cancel(run);
+    if (action === "cancel") await this.cancel(run, true);
     else await this.#resume(run, { type: "resume", request: JSON.stringify(request), url: named });
     return run;
   }
@@ -91,7 +103,10 @@ export class RunActions {
     if (!change.ok) throw new AppError("conflict", change.conflict);
     const wait = { from: change.from.wait!, to: change.to.wait! };
     if (!(await this.#d.store.runs.resume(run.id, wait.from, { wait: wait.to, ...(change.resumeData ? { resumeData: change.resumeData } : {}) }, Date.now()))) {
-      throw new AppError("conflict", "the run is not waiting to be resumed any more");
+      // something came first (a cancel, another resume, its time): say what, as it is now
+      const now = await this.#d.store.runs.byId(run.id);
+      const again = now && outsideChange(now, action, Date.now());
+      throw new AppError("conflict", again && !again.ok ? again.conflict : "the run is not waiting to be resumed any more");
     }
     this.#d.runtime.runChanged(run.workflow_id, run.id, false);
   }

@@ -333,7 +333,8 @@ function end(state: RunState, status: EndStatus, now: number): void {
 export type OutsideAction =
   /** a resume URL (`url`: the wait it was given out for) or the API's resume; `request` as JSON */
   | { type: "resume"; request: string; url?: { idx: number; runs: number } }
-  | { type: "cancel" };
+  /** a cancel URL (`byUrl`: it ends a wait, not a running step) or the API's cancel */
+  | { type: "cancel"; byUrl?: boolean };
 
 /** The conditional change an outside action makes: applied only while the row still holds `from`. */
 export type OutsideChange =
@@ -345,7 +346,10 @@ export function outsideChange(row: StoredPhase, action: OutsideAction, now: numb
   const phase = phaseOf(row);
   const from = { status: row.status, wait: row.wait, due_at_ms: row.due_at_ms };
   if (phase.kind === "ended") return { ok: false, conflict: `the run has ended: ${phase.status}` };
-  if (action.type === "cancel") return { ok: true, from, to: storedAs({ kind: "ended", status: "cancelled" }) };
+  if (action.type === "cancel") {
+    const refused = cancelRefused(phase, action.byUrl === true);
+    return refused ? { ok: false, conflict: refused } : { ok: true, from, to: storedAs({ kind: "ended", status: "cancelled" }) };
+  }
   if (action.url && (row.status !== "suspended" || phase.kind === "driving" || phase.kind === "waking" || phase.wait.idx !== action.url.idx || phase.wait.runs !== action.url.runs)) {
     return { ok: false, conflict: "the run is not waiting for this URL any more" };
   }
@@ -360,5 +364,29 @@ export function outsideChange(row: StoredPhase, action: OutsideAction, now: numb
       return { ok: true, from, to: storedAs({ ...phase, wait: { ...phase.wait, callback: action.request }, dueAt: now }) };
     default:
       return { ok: false, conflict: "the run is not waiting to be resumed" };
+  }
+}
+
+/**
+ * Why a live run in `phase` can't be cancelled now (undefined: it can). A wait ends once: a
+ * resume that came first wins, and from then until the step after the wait has committed the
+ * run goes on (a cancel then would end it `cancelled` with that step's work done). A running
+ * step can be cancelled through the API (the step finishes, nothing after it runs), not by a
+ * cancel URL, which ends a wait.
+ */
+function cancelRefused(phase: Exclude<RunPhase, { kind: "ended" }>, byUrl: boolean): string | undefined {
+  switch (phase.kind) {
+    case "delayed":
+    case "suspended":
+      return phase.wait.resumed ? "the run was resumed: it goes on past its wait" : undefined;
+    case "rerunning":
+      return phase.wait.callback !== undefined ? "the run was resumed: it goes on past its wait" : undefined;
+    case "waking":
+      return "the run's wait is over: its next step is starting";
+    case "driving":
+      return byUrl ? "the run is not waiting any more: a step is running (cancel it through the API to stop it after that step)" : undefined;
+    case "queued":
+    case "retrying":
+      return undefined;
   }
 }

@@ -96,10 +96,11 @@ export interface RunStore {
   /** the soonest due time after `after` of the partitions' live runs (undefined: none) */
   nextDue(partitions: readonly number[], after: number): Promise<number | undefined>;
   /**
-   * Ends a running or suspended run as `cancelled`, its steps' statuses changed as `stepsAtEnd`
-   * says (the run machine's one rule for a run's end); false when it had ended already.
+   * Ends a run as `cancelled` while it is still exactly as read (`from`: its status, wait and due
+   * time), its steps' statuses changed as `stepsAtEnd` says (the run machine's one rule for a
+   * run's end); false when it changed meanwhile (resumed, taken up, ended).
    */
-  cancel(id: string, now: number, stepsAtEnd: Readonly<Partial<Record<RunStepStatus, RunStepStatus>>>): Promise<boolean>;
+  cancel(id: string, from: Pick<RunRow, "status" | "wait" | "due_at_ms">, now: number, stepsAtEnd: Readonly<Partial<Record<RunStepStatus, RunStepStatus>>>): Promise<boolean>;
   /**
    * A waiting run's resume URL was called: when it still waits for exactly `wait` (the JSON it
    * holds), records what resumed it (the step's resume_data, or the new wait) and makes it due

@@ -134,13 +134,16 @@ export function runQueries(db: Kysely<Database>): RunStore {
       const found = (await Promise.all([read("running"), read("suspended")])).filter((d) => d !== undefined);
       return found.length > 0 ? Math.min(...found) : undefined;
     },
-    async cancel(id, now, stepsAtEnd) {
+    async cancel(id, from, now, stepsAtEnd) {
       return db.transaction().execute(async (trx) => {
         const r = await trx
           .updateTable("workflow_runs")
           .set({ status: "cancelled", ended_at_ms: now, due_at_ms: null, wait: null })
           .where("id", "=", id)
           .where(IS_LIVE)
+          .where("status", "=", from.status)
+          .where((eb) => (from.wait === null ? eb("wait", "is", null) : eb("wait", "=", from.wait)))
+          .where((eb) => (from.due_at_ms === null ? eb("due_at_ms", "is", null) : eb("due_at_ms", "=", from.due_at_ms)))
           .executeTakeFirst();
         if (Number(r.numUpdatedRows) === 0) return false;
         for (const [before, after] of Object.entries(stepsAtEnd)) {

@@ -1,0 +1,131 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
+
+// A wait ends once: a resume and a cancel of the same wait, sent at once by URL or through the
+// API, are one conditional change of the run in the store each, so exactly one wins and the other
+// answers 409 saying what happened. The run then either went on (the step after the wait ran,
+// once) or ended cancelled (that step never ran): never cancelled with that step's work done.
+
+interface User {
+  id: string;
+  key: string;
+}
+
+let t: TestApp;
+let receiver: Server;
+let receiverUrl = "";
+/** what the steps after the waits did, by run id */
+const after_ = new Map<string, number>();
+
+before(async () => {
+  receiver = createServer((req, res) => {
+    const id = req.url!.slice(1);
+    after_.set(id, (after_.get(id) ?? 0) + 1);
+    res.end("{}");
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  const port = (receiver.address() as AddressInfo).port;
+  receiverUrl = `http://127.0.0.1:${port}`;
+  t = await startApp({ TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` });
+});
+after(async () => {
+  await t.close();
+  receiver.close();
+});
+
+const step = (body: string) => `export default { async run({ steps, $ }) { ${body} } };`;
+
+async function suspendedRun(user: User, w: any): Promise<any> {
+  const before_ = (await t.request("GET", `/v1/workflows/${w.id}/runs`, { key: user.key })).body.data.length;
+  const res = await t.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body: {} });
+  assert.equal(res.status, 200, res.text);
+  return waitFor(async () => {
+    const list = (await t.request("GET", `/v1/workflows/${w.id}/runs`, { key: user.key })).body.data;
+    if (list.length <= before_ || list[0].status !== "suspended") return undefined;
+    return (await t.request("GET", `/v1/runs/${list[0].id}?expand=steps`, { key: user.key })).body.data;
+  }, 15_000, "a run to suspend");
+}
+
+const ended = (user: User, id: string) =>
+  waitFor(async () => {
+    const run = (await t.request("GET", `/v1/runs/${id}?expand=steps`, { key: user.key })).body.data;
+    return ["running", "suspended"].includes(run.status) ? undefined : run;
+  }, 15_000, "the run to end");
+
+async function waitingWorkflow(user: User): Promise<any> {
+  const res = await t.request("POST", "/v1/workflows", {
+    key: user.key,
+    body: {
+      name: "races",
+      trigger: { type: "http" },
+      steps: [
+        { name: "ask", code: step(`const u = $.flow.suspend(); $.export("urls", u);`) },
+        { name: "act", code: step(`await (await fetch("${receiverUrl}/" + steps.trigger.context.id)).text(); return "acted";`) },
+      ],
+    },
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data;
+}
+
+/** one of each at once; exactly one 200, the run ended as the winner says, the step after the wait ran as often */
+async function race(user: User, run: any, send: { resume: () => Promise<any>; cancel: () => Promise<any> }): Promise<"resume" | "cancel"> {
+  const [resumed, cancelled] = await Promise.all([send.resume(), send.cancel()]);
+  const wins = [resumed.status === 200, cancelled.status === 200];
+  assert.equal(wins.filter(Boolean).length, 1, `exactly one wins: resume ${resumed.status} ${resumed.text}, cancel ${cancelled.status} ${cancelled.text}`);
+  const loser = wins[0] ? cancelled : resumed;
+  assertErrorEnvelope(loser, 409, "conflict");
+  const final = await ended(user, run.id);
+  if (wins[0]) {
+    assert.equal(final.status, "succeeded");
+    assert.match(loser.body.error.message, /resumed|wait is over|not waiting/);
+    assert.equal(after_.get(run.id), 1, "the step after the wait ran once");
+  } else {
+    assert.equal(final.status, "cancelled");
+    assert.match(loser.body.error.message, /has ended: cancelled/);
+    assert.equal(after_.get(run.id) ?? 0, 0, "the step after the wait never ran");
+  }
+  return wins[0] ? "resume" : "cancel";
+}
+
+describe("a wait ends once", () => {
+  it("resume and cancel URLs called at once: exactly one wins, 10 of 10", async () => {
+    const user = await t.newUser();
+    const w = await waitingWorkflow(user);
+    for (let i = 0; i < 10; i++) {
+      const run = await suspendedRun(user, w);
+      const urls = run.steps[0].exports.urls;
+      await race(user, run, {
+        resume: () => t.request("POST", new URL(urls.resume_url).pathname, { key: null, body: { ok: true } }),
+        cancel: () => t.request("POST", new URL(urls.cancel_url).pathname, { key: null }),
+      });
+    }
+  });
+
+  it("resume and cancel through the API at once: exactly one wins, 10 of 10", async () => {
+    const user = await t.newUser();
+    const w = await waitingWorkflow(user);
+    for (let i = 0; i < 10; i++) {
+      const run = await suspendedRun(user, w);
+      await race(user, run, {
+        resume: () => t.request("POST", `/v1/runs/${run.id}/resume`, { key: user.key, body: { data: { ok: true } } }),
+        cancel: () => t.request("POST", `/v1/runs/${run.id}/cancel`, { key: user.key }),
+      });
+    }
+  });
+
+  it("a cancel URL after the resume is a 409: the run goes on", async () => {
+    const user = await t.newUser();
+    const w = await waitingWorkflow(user);
+    const run = await suspendedRun(user, w);
+    const urls = run.steps[0].exports.urls;
+    assert.equal((await t.request("POST", new URL(urls.resume_url).pathname, { key: null, body: {} })).status, 200);
+    assertErrorEnvelope(await t.request("GET", new URL(urls.cancel_url).pathname, { key: null }), 409, "conflict");
+    const final = await ended(user, run.id);
+    assert.equal(final.status, "succeeded");
+    assert.equal(after_.get(run.id), 1);
+  });
+});
