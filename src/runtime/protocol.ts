@@ -1,5 +1,6 @@
-// Messages between the host (RunnerProcess) and the runner process (sandbox/runner-main.ts).
-// Plain JSON over the fork IPC channel.
+// What the host asks a runner process to do (sandbox/runner-main.ts), and what comes back: the
+// requests and their results. How they travel (tagged messages over the fork IPC channel, plain
+// JSON) is ipc.ts.
 import type { DataStoreWrites } from "../lib/data-store-limits.ts";
 
 export interface AnalyzeRequest {
@@ -10,11 +11,11 @@ export interface AnalyzeRequest {
   memoryMb: number;
 }
 
-/** "options" and "reload": a props form's questions (integrations §2), answered as the response */
+/** "options" and "reload": a props form's questions (docs/writing-components.md, Dynamic props), answered as the response */
 export type InvocationKind = "run" | "deploy" | "activate" | "deactivate" | "options" | "reload";
 
 export interface InvokeLimits {
-  /** wall clock for the whole invocation, async waits included (components.md §6) */
+  /** wall clock for the whole invocation, async waits included (docs/writing-components.md, Limits) */
   timeoutMs: number;
   /** isolate heap limit */
   memoryMb: number;
@@ -47,7 +48,8 @@ export interface InvokeRequest {
   codeHash: string;
   /**
    * The component code. The host omits it when it believes this runner has the module for
-   * codeHash; a runner that doesn't replies `{needCode: true}` and the host resends with it.
+   * codeHash; a runner that doesn't asks for it (ipc.ts RunnerCodeAsk), and replies
+   * `{needCode: true}` only when that fails (the host then resends with it).
    */
   code?: string;
   kind: InvocationKind;
@@ -206,7 +208,7 @@ export interface QueuedSend {
   request: string;
 }
 
-/** What a step asked the run to wait for (workflows §3). */
+/** What a step asked the run to wait for (docs/writing-workflows.md, Waiting). */
 export interface StepFlow {
   kind: "delay" | "suspend" | "rerun";
   /** the delay, the suspension's timeout, the rerun's delay */
@@ -220,10 +222,5 @@ export interface StepFlow {
 /** The ok result of an InvokeRequest. */
 export type InvokeReply = InvokeResult | { needCode: true };
 
+/** A request's own tag is `type`; on the channel it travels inside a tagged message (ipc.ts). */
 export type RunnerRequest = AnalyzeRequest | InvokeRequest;
-
-export type RunnerReply =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; code: string; message: string };
-
-export type RunnerMessage = RunnerRequest & { id: number };

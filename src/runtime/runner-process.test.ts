@@ -39,6 +39,22 @@ describe("RunnerProcess", () => {
     assert.deepEqual(results, [1, 2, 3]);
   });
 
+  it("drops (and logs) a message whose tag it doesn't know, and goes on", async () => {
+    const logged: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((line: string) => (logged.push(String(line)), true)) as typeof process.stderr.write;
+    try {
+      assert.equal(await runner.request(req("odd-messages"), opts()), "still here");
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.deepEqual(logged.filter((line) => line.includes("dropped a message")).map((line) => line.trim()), [
+      'runner host: dropped a message tagged "gossip"',
+      "runner host: dropped a message tagged null",
+      'runner reply: dropped a message tagged "rumour"',
+    ]);
+  });
+
   it("turns an error reply into an AppError with its code", async () => {
     await assert.rejects(runner.request(req("fail", "nope"), opts()), { code: "invalid_component", message: "nope" });
   });

@@ -148,7 +148,9 @@ describe("entry modes: in a runner", () => {
 // the runtime has no store, so that pass would only repeat this one.
 if (process.env.TRIBUTARY_TEST_STORE !== "postgres") {
   process.env.TRIBUTARY_TEST_SYNC_ENTRIES = "always";
-  await import("./invoke.test.ts");
+  await import("./invoke-results.test.ts");
+  await import("./invoke-limits.test.ts");
+  await import("./invoke-globals.test.ts");
   await import("./bounds.test.ts");
   await import("./workflow.test.ts");
 }

@@ -1,9 +1,10 @@
-// What the runner says to the host while an invocation runs: questions (ipc.ts RunnerAsk: reads of
-// data stores, which live in the host's store), each waiting for its answer, and news that needs
-// none (RunnerTell: a response to send at once). Both leave in order with the replies
-// (runner-main.ts sends them). An answer that never comes (the host died) doesn't matter: the
-// runner dies with the host.
+// What the runner says to the host while an invocation runs: questions (ipc.ts RunnerQuestion:
+// reads of data stores, which live in the host's store, and a request's code or environment
+// variables), each waiting for its answer, and news that needs none (RunnerTell: a response to
+// send at once). Both leave in order with the replies (runner-main.ts sends them). An answer that
+// never comes (the host died) doesn't matter: the runner dies with the host.
 import type { DataStoreRead, RunnerAnswer, RunnerQuestion, RunnerTell } from "../ipc.ts";
+import type { HttpResponse } from "../protocol.ts";
 
 const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 let next = 1;
@@ -16,24 +17,25 @@ export function connectHost(ways: { ask: (ask: RunnerQuestion) => void; tell: (t
   tell = ways.tell;
 }
 
-export function tellHost(t: RunnerTell): void {
-  tell?.(t);
+/** invoke request `req`'s response, to be sent now ($.respond({immediate: true})) */
+export function tellResponse(req: number, response: HttpResponse): void {
+  tell?.({ t: "respond", req, response });
 }
 
 export function askHost(req: number, store: string, op: DataStoreRead, key?: string): Promise<unknown> {
-  return ask((n) => ({ ask: n, req, store, op, ...(key === undefined ? {} : { key }) }));
+  return ask((n) => ({ t: "store-read", ask: n, req, store, op, ...(key === undefined ? {} : { key }) }));
 }
 
 /** the code of invoke request `req`, whose code hash is `codeHash` (RunnerCodeAsk) */
 export async function askCode(req: number, codeHash: string): Promise<string> {
-  const code = await ask((n) => ({ ask: n, req, code: codeHash }));
+  const code = await ask((n) => ({ t: "code", ask: n, req, codeHash }));
   if (typeof code !== "string") throw new Error("the host sent no code");
   return code;
 }
 
 /** the environment variables' text of version `version`, which invoke request `req` names (RunnerEnvAsk) */
 export async function askEnv(req: number, version: string): Promise<string> {
-  const json = await ask((n) => ({ ask: n, req, env: version }));
+  const json = await ask((n) => ({ t: "env", ask: n, req, envVersion: version }));
   if (typeof json !== "string") throw new Error("the host sent no environment variables");
   return json;
 }
@@ -44,20 +46,17 @@ function ask(make: (n: number) => RunnerQuestion): Promise<unknown> {
       reject(new Error("the service is not reachable from this sandbox"));
       return;
     }
-    const a = make(next++);
-    pending.set(a.ask, { resolve, reject });
-    send(a);
+    const question = make(next++);
+    pending.set(question.ask, { resolve, reject });
+    send(question);
   });
 }
 
-/** Whether `msg` was an answer (and so was handled here). */
-export function takeAnswer(msg: unknown): boolean {
-  if (typeof msg !== "object" || msg === null || typeof (msg as RunnerAnswer).answer !== "number") return false;
-  const a = msg as RunnerAnswer;
-  const p = pending.get(a.answer);
-  if (!p) return true;
-  pending.delete(a.answer);
-  if (a.ok) p.resolve(a.value);
-  else p.reject(new Error(String(a.message)));
-  return true;
+/** settles the ask the host answered (runner-main.ts hands it every "answer" message) */
+export function takeAnswer(answer: RunnerAnswer): void {
+  const waiting = pending.get(answer.ask);
+  if (!waiting) return;
+  pending.delete(answer.ask);
+  if (answer.ok) waiting.resolve(answer.value);
+  else waiting.reject(new Error(String(answer.message)));
 }

@@ -9,7 +9,7 @@ import { Instance } from "./instance.ts";
 import { Invocation, invocationError } from "./invocation.ts";
 import { StepLoadError } from "./load/load-workflow.ts";
 import { DataStoreWork } from "./data-store-work.ts";
-import { askCode, askEnv, askHost, tellHost } from "./host-asks.ts";
+import { askCode, askEnv, askHost, tellResponse } from "./host-asks.ts";
 import { getEnv, putEnv } from "./env-store.ts";
 
 /**
@@ -161,7 +161,7 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
   const env = await envOf(reqId, req.envVersion);
   const warm = inst?.warmDb?.epoch === req.dbEpoch ? inst.warmDb.state : undefined;
   const inv = new Invocation(req.limits, (warm ?? DbState.fromObject(req.db)).clone(), env ?? undefined);
-  if (req.respondNow) inv.onImmediate = (response) => tellHost({ req: reqId, response });
+  if (req.respondNow) inv.onImmediate = (response) => tellResponse(reqId, response);
   if (req.dataStores && req.dataStores.length > 0) {
     inv.dataStores = new DataStoreWork(req.dataStores, (store, op, key) => askHost(reqId, store, op, key), (n, what) => inv.charge(n, what));
   }

@@ -1,8 +1,7 @@
 // Entry point of the runner process (forked by RunnerProcess with Node's permission flags).
 // Every request gets exactly one reply; errors in component code never end this process.
 import { AppError } from "../../lib/errors.ts";
-import type { RunnerMessage, RunnerReply } from "../protocol.ts";
-import { batchesOf, type RunnerQuestion, type RunnerEnvelope, type RunnerTell, type RunnerSettings, type RunnerStarted } from "../ipc.ts";
+import { batchesOf, droppedMessage, tagOf, type HostToRunner, type RequestMessage, type RunnerEnvelope, type RunnerQuestion, type RunnerReply, type RunnerSettings, type RunnerStarted, type RunnerTell } from "../ipc.ts";
 import { analyze } from "./analyze/analyze.ts";
 import { invoke, setWarmMemoryMb, setWarmSources } from "./invoke.ts";
 import { entryModes } from "./instance.ts";
@@ -15,13 +14,13 @@ if (typeof settings.warmSources === "number" && settings.warmSources > 0) setWar
 if (typeof settings.runtimeBundle === "string") useRuntimeBundle(settings.runtimeBundle);
 if (settings.syncEntries === false || settings.syncEntries === "always") entryModes.set(settings.syncEntries);
 
-async function handle(msg: RunnerMessage): Promise<unknown> {
+async function handle(msg: RequestMessage): Promise<unknown> {
   switch (msg.type) {
     case "analyze":
       // said at once, alone: should the component's code then block this process, the host
       // knows the runner got as far as the component (runner-process.ts, retryUnstarted)
       return analyze(msg, () => {
-        const started: RunnerStarted = { started: msg.id };
+        const started: RunnerStarted = { t: "started", id: msg.id };
         process.send?.(started);
       });
     case "invoke":
@@ -57,9 +56,9 @@ connectHost({
     queued();
     asks.push(ask);
   },
-  tell(t) {
+  tell(news) {
     queued();
-    tells.push(t);
+    tells.push(news);
   },
 });
 
@@ -77,7 +76,7 @@ function flush(): void {
   if (batches.length === 0) batches.push([]);
   // the questions and news ride with the last batch of replies: after every result finished before them
   const extra = { ...(asked.length > 0 ? { asks: asked } : {}), ...(told.length > 0 ? { tells: told } : {}) };
-  batches.forEach((batch, i) => send({ rss, replies: batch, ...(i === batches.length - 1 ? extra : {}) }));
+  batches.forEach((batch, i) => send({ t: "replies", rss, replies: batch, ...(i === batches.length - 1 ? extra : {}) }));
 }
 
 // Serialising happens inside process.send and throws synchronously (a value too deep or too
@@ -89,20 +88,20 @@ function send(envelope: RunnerEnvelope): void {
   } catch (e) {
     if (envelope.replies.length > 1) {
       const last = envelope.replies.length - 1;
-      const { asks: a, tells: t } = envelope;
-      envelope.replies.forEach((r, i) => send({ rss: envelope.rss, replies: [r], ...(i === last ? { asks: a, tells: t } : {}) }));
+      const rest = { asks: envelope.asks, tells: envelope.tells };
+      envelope.replies.forEach((one, i) => send({ t: "replies", rss: envelope.rss, replies: [one], ...(i === last ? rest : {}) }));
       return;
     }
     if ((envelope.asks || envelope.tells) && envelope.replies.length === 1) {
       // the reply alone first (it may fail and be replaced), then the rest
-      send({ rss: envelope.rss, replies: envelope.replies });
-      send({ rss: envelope.rss, replies: [], asks: envelope.asks, tells: envelope.tells });
+      send({ t: "replies", rss: envelope.rss, replies: envelope.replies });
+      send({ t: "replies", rss: envelope.rss, replies: [], asks: envelope.asks, tells: envelope.tells });
       return;
     }
-    const r = envelope.replies[0];
-    if (!r || (!r.ok && r.code === "internal")) return;
+    const only = envelope.replies[0];
+    if (!only || (!only.ok && only.code === "internal")) return;
     const message = `the sandbox could not hand back this result: ${e instanceof Error ? e.message : String(e)}`;
-    send({ rss: envelope.rss, replies: [{ id: r.id, ok: false, code: "internal", message: `ResultError: ${message}` }] });
+    send({ t: "replies", rss: envelope.rss, replies: [{ t: "reply", id: only.id, ok: false, code: "internal", message: `ResultError: ${message}` }] });
   }
 }
 
@@ -114,21 +113,31 @@ function replyBytes(r: RunnerReply): number {
   return bytes;
 }
 
-function receive(msg: RunnerMessage): void {
+function receive(msg: RequestMessage): void {
   if (typeof msg?.id !== "number") return;
   handle(msg).then(
-    (result) => reply({ id: msg.id, ok: true, result }),
+    (result) => reply({ t: "reply", id: msg.id, ok: true, result }),
     (e: unknown) => {
       const err = e instanceof AppError ? e : new AppError("internal", `runner: ${e instanceof Error ? e.message : String(e)}`);
-      reply({ id: msg.id, ok: false, code: err.code, message: err.message });
+      reply({ t: "reply", id: msg.id, ok: false, code: err.code, message: err.message });
     },
   );
 }
 
+const drop = (message: unknown) => process.stderr.write(droppedMessage("runner", message));
+
 process.on("message", (raw: unknown) => {
-  if (takeAnswer(raw)) return;
-  if (Array.isArray(raw)) for (const m of raw) receive(m as RunnerMessage);
-  else receive(raw as RunnerMessage);
+  if (tagOf(raw) === undefined) return void drop(raw);
+  const msg = raw as HostToRunner;
+  switch (msg.t) {
+    case "requests":
+      if (Array.isArray(msg.requests)) for (const request of msg.requests) receive(request);
+      return;
+    case "answer":
+      return takeAnswer(msg);
+    default:
+      drop(msg);
+  }
 });
 
 // Every entry into an isolate is awaited (sandbox/instance.ts), but a rejection that still slips
