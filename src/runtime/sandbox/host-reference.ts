@@ -4,6 +4,7 @@ import ivm from "isolated-vm";
 import { HOST_OPS } from "./host-ops.ts";
 import { withoutHostPaths } from "./host-paths.ts";
 
+/** the ops of an invocation running now, by name: runInvocationOp (invocation-ops.ts) */
 export type InvocationOps = (op: string, args: unknown[]) => unknown;
 
 /** Without invocation ops (analysis), console output goes nowhere and the rest is unavailable. */

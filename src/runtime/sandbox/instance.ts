@@ -7,54 +7,30 @@
 import ivm from "isolated-vm";
 import type { EnvText, InvocationError, InvocationKind } from "../protocol.ts";
 import type { DbState } from "./db-state.ts";
-import { parseSandboxRequest, sandboxFetch } from "./fetch.ts";
 import { hostReference } from "./host-reference.ts";
 import { Invocation, invocationError } from "./invocation.ts";
-import { ASK } from "./data-store-work.ts";
 import { loadCode } from "./load/load-workflow.ts";
 import { prepareContext } from "./load/runtime-modules.ts";
 import { createLimits } from "./sandbox-errors.ts";
 import { lineMapOf, mapStack, withoutRuntimeFrames, type LineMap } from "./stack-map.ts";
-import { withoutHostPaths } from "./host-paths.ts";
 import { parseWorkflowCode } from "../workflow-code.ts";
 import { isolateFor, type PooledIsolate } from "./isolate-pool.ts";
-import { MAX_TIMER_MS } from "../../lib/clock.ts";
 import { EntryModes } from "./entry-mode.ts";
 import { IsolateCalls, POOLED } from "./load/isolate-calls.ts";
+import { runInvocationOp } from "./invocation-ops.ts";
+import type { Running } from "./running.ts";
 
 /** isolates ended on purpose (a timeout): any other disposal of an isolate was V8's, out of memory */
 const endedOnPurpose = new WeakSet<ivm.Isolate>();
 /** this runner's choice of entry per code hash: on its own thread once quick, else the pool's */
 export const entryModes = new EntryModes();
 
-const MAX_TIMERS = 1000;
 /**
  * Entries into the isolate waiting to run (timer callbacks, fetch results). A repeating timer
  * never queues a second entry while its last one waits, so this bounds only a flood of distinct
  * callbacks; past it the invocation fails instead of the runner's memory growing without end.
  */
 const MAX_PENDING_ENTRIES = 2000;
-const MAX_CONCURRENT_FETCHES = 8;
-/** cellIds and error codes are short ids; the isolate can't make them long */
-const MAX_ID_CHARS = 200;
-
-interface Running {
-  inv: Invocation;
-  fetchAllow: string[];
-  deadline: number;
-  /** entries into the isolate still in progress; the outcome waits for them */
-  entries: number;
-  /** repeating timers whose last callback has not run yet: their next fire is skipped */
-  firing: Set<number>;
-  fetches: number;
-  /** set by the component's "done": null for success */
-  outcome?: InvocationError | null;
-  /** the workflow step running now (its "step" call): errors the runner reports carry it */
-  cellId?: string;
-  ended: boolean;
-  finish: (error: InvocationError | undefined) => void;
-  timer?: NodeJS.Timeout;
-}
 
 export class Instance {
   readonly codeHash: string;
@@ -103,7 +79,7 @@ export class Instance {
     const cpuAt = inst.isolate.cpuTime;
     const took = () => (sync ? calls.onThreadMs : inst.dead ? Infinity : Number(inst.isolate.cpuTime - cpuAt) / 1e6);
     try {
-      const host = hostReference((op, args) => inst.#op(op, args));
+      const host = hostReference((op, args) => runInvocationOp(inst.#current, op, args));
       inst.#host = host;
       const prepared = await prepareContext(inst.isolate, host, calls, env);
       inst.#context = prepared.context;
@@ -189,6 +165,12 @@ export class Instance {
         fetches: 0,
         ended: false,
         finish: resolve,
+        // the refs are read when an op answers: a context let go since (a timeout) has none
+        control: {
+          settle: (id, ok, value) => this.#enter(running, this.#refs?.settle, [id, ok, value]),
+          fireTimer: (id, then) => this.#enter(running, this.#refs?.fireTimer, [id], then),
+          endIfSettled: () => this.#endIfSettled(running),
+        },
       };
       this.#current = running;
       running.timer = setTimeout(() => {
@@ -298,83 +280,6 @@ export class Instance {
     running.finish(error);
   }
 
-  /** Invocation ops the isolate calls (isolate/*.js); outside an invocation only logging is quiet. */
-  #op(op: string, args: unknown[]): unknown {
-    const running = this.#current;
-    if (!running || running.ended) {
-      if (op === "log") return false;
-      throw new Error(`${op} is only available while the component is invoked`);
-    }
-    const inv = running.inv;
-    switch (op) {
-      case "log":
-        return inv.log(args[0], args[1]);
-      case "emits":
-        return this.#emits(inv, args[0]);
-      case "emitError":
-        return inv.emitError(args[0], args[1]);
-      case "dbGet":
-        return inv.dbGet(args[0]);
-      case "dbSet":
-        return inv.dbSet(args[0], args[1]);
-      case "respond":
-        return inv.respond(args[0], args[1], args[2], args[3], args[4]);
-      case "timer":
-        return this.#startTimer(running, args[0], args[1], args[2]);
-      case "clearTimer":
-        clearTimeout(inv.timers.get(args[0] as number));
-        inv.timers.delete(args[0] as number);
-        return;
-      case "async":
-        if (args[1] === "store") return this.#startStoreCall(running, args[0], args.slice(2));
-        if (args[1] === "socket") return this.#settleLater(running, Number(args[0]), inv.sockets(running.fetchAllow).ask(args.slice(2)));
-        if (args[1] !== "fetch") throw new Error(`unknown async host call "${String(args[1])}"`);
-        return this.#startFetch(running, args[0], args[2]);
-      case "socket":
-        return inv.sockets(running.fetchAllow).now(args);
-      case "step":
-        running.cellId = typeof args[0] === "string" ? args[0].slice(0, MAX_ID_CHARS) : undefined;
-        if (running.cellId !== undefined) inv.stepStart(running.cellId);
-        return;
-      case "storeNow": {
-        // a data store call the runner answers at once ({v}), or null: it needs a read (below)
-        const work = inv.dataStores;
-        if (!work) throw new TypeError("this component's props name no data store");
-        const v = work.callNow(args[0], args[1], args.slice(2));
-        return v === ASK ? null : { v };
-      }
-      case "send":
-        return inv.send(args[0], args[1]);
-      case "stepEnd":
-        return inv.stepEnd(args[0], args[1], args[2], args[3], args[4]);
-      case "done": {
-        // the emits that waited for the end (isolate/invoke.js); one the runner refuses fails the run
-        let refused: InvocationError | undefined;
-        try {
-          this.#emits(inv, args[1]);
-        } catch (e) {
-          // its name and message: the runner's own stack is nobody's business
-          refused = invocationError(e instanceof Error ? e.name : "Error", e instanceof Error ? e.message : String(e), "");
-        }
-        running.outcome = args[0] !== null ? this.#reported(args[0]) : (refused ?? null);
-        // told, not called (isolate/host.js): it may come after the entry that sent it has ended
-        this.#endIfSettled(running);
-        return;
-      }
-      default:
-        throw new Error(`unknown host call "${op}"`);
-    }
-  }
-
-  /** emits as the isolate queues them: [json, id, name, summary, ts] one after another */
-  #emits(inv: Invocation, flat: unknown): void {
-    if (!Array.isArray(flat) || flat.length % 5 !== 0) throw new TypeError("malformed emit");
-    for (let i = 0; i < flat.length; i += 5) {
-      inv.countEmit();
-      inv.emit(flat[i], flat[i + 1], flat[i + 2], flat[i + 3], flat[i + 4]);
-    }
-  }
-
   /** the map of the code an error's stack is in: a workflow's failing step's, a component's own */
   #mapOf(cellId: string | undefined): LineMap | null {
     const key = cellId ?? "";
@@ -393,75 +298,5 @@ export class Instance {
       }
     }
     return this.#maps.get(key) ?? null;
-  }
-
-  #reported(raw: unknown): InvocationError {
-    const e = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
-    const error = invocationError(e.name, e.message, e.stack);
-    // Set for a failed workflow step (isolate/workflow.js); checked, as everything the isolate says.
-    if (typeof e.cellId === "string") {
-      error.cellId = e.cellId.slice(0, MAX_ID_CHARS);
-      error.code = typeof e.code === "string" && e.code ? e.code.slice(0, MAX_ID_CHARS) : error.name;
-    }
-    return error;
-  }
-
-  #startTimer(running: Running, id: unknown, ms: unknown, repeat: unknown): void {
-    if (typeof id !== "number" || typeof ms !== "number") throw new TypeError("bad timer");
-    const timers = running.inv.timers;
-    if (timers.size >= MAX_TIMERS) throw new RangeError(`more than ${MAX_TIMERS} pending timers`);
-    const delay = Math.min(Math.max(0, ms), MAX_TIMER_MS);
-    const fire = () => {
-      if (repeat !== true) timers.delete(id);
-      else if (running.firing.has(id)) return;
-      if (running.ended) return;
-      if (repeat === true) running.firing.add(id);
-      this.#enter(running, this.#refs?.fireTimer, [id], () => running.firing.delete(id));
-    };
-    timers.set(id, repeat === true ? setInterval(fire, Math.max(1, delay)) : setTimeout(fire, delay));
-  }
-
-  /** A data store read ([store, op, ...args]) that needs the host; its answer settles the sandbox's promise. */
-  #startStoreCall(running: Running, id: unknown, args: unknown[]): void {
-    if (typeof id !== "number") throw new TypeError("bad async call");
-    const work = running.inv.dataStores;
-    if (!work || typeof args[0] !== "string") throw new TypeError("this component's props name no data store");
-    this.#settleLater(running, id, work.callRead(args[0], args[1], args.slice(2)));
-  }
-
-  #settleLater(running: Running, id: number, answer: Promise<unknown>): void {
-    answer
-      .then(
-        (value) => [true, value],
-        (e: unknown) => {
-          const err = e as Error;
-          const name = err?.name === "RangeError" || err?.name === "TypeError" ? err.name : "Error";
-          return [false, { name, message: withoutHostPaths(String(err?.message ?? e)) }];
-        },
-      )
-      .then(([ok, value]) => {
-        if (!running.ended) this.#enter(running, this.#refs?.settle, [id, ok, value]);
-      });
-  }
-
-  #startFetch(running: Running, id: unknown, rawRequest: unknown): void {
-    if (typeof id !== "number") throw new TypeError("bad async call");
-    if (running.fetches >= MAX_CONCURRENT_FETCHES) throw new TypeError(`more than ${MAX_CONCURRENT_FETCHES} fetches at once`);
-    const req = parseSandboxRequest(rawRequest);
-    running.fetches++;
-    const signal = running.inv.signal;
-    sandboxFetch(req, running.fetchAllow, signal)
-      .then(
-        (res) => [true, res],
-        (e: unknown) => {
-          const err = e as Error & { cause?: Error };
-          const detail = err?.cause?.message ? `${err.message}: ${err.cause.message}` : String(err?.message ?? e);
-          return [false, { name: err?.name === "RangeError" ? "RangeError" : "TypeError", message: withoutHostPaths(detail) }];
-        },
-      )
-      .then(([ok, value]) => {
-        running.fetches--;
-        if (!running.ended) this.#enter(running, this.#refs?.settle, [id, ok, value]);
-      });
   }
 }

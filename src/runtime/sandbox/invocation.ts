@@ -1,6 +1,6 @@
 // What one invocation accumulates on the runner's side while the component runs: emits, logs,
 // the db working copy, the HTTP response, its timers and fetches. The isolate reaches it only
-// through the ops below, whose arguments are checked, never trusted.
+// through the invocation ops (invocation-ops.ts), whose arguments are checked here, never trusted.
 import type { EmitMeta, EmittedEvent, EnvText, HttpResponse, InvocationError, InvokeLimits, LogLine, QueuedSend, StepFlow, StepReport } from "../protocol.ts";
 import { queuedSend } from "./queued-send.ts";
 import type { DbState } from "./db-state.ts";
@@ -199,7 +199,8 @@ export class Invocation {
       response.body = kind === "json" ? JSON.parse(body) : body;
     }
     this.response = response;
-    // $.respond({immediate: true}): the reply goes out now, the run goes on (workflows §4)
+    // $.respond({immediate: true}): the reply goes out now, the run goes on
+    // (docs/writing-workflows.md, Answering the request)
     if (immediate === true) this.onImmediate?.(response);
   }
 

@@ -1,4 +1,4 @@
-// Runs INSIDE the isolate: a props form's questions (integrations §2). "options" runs one prop's
+// Runs INSIDE the isolate: a props form's questions (docs/writing-components.md, Dynamic props). "options" runs one prop's
 // `options()` (its own, or its propDefinition's on the app); "reload" runs `additionalProps()` and
 // describes what it returned. Both run with `this` as a run sees it (built by invoke.js), and
 // their answer goes back as the invocation's JSON response: what crosses is checked by the runner

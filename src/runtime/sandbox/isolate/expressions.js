@@ -1,5 +1,5 @@
 // Runs INSIDE the isolate: a workflow step's props with their `{{ … }}` expressions evaluated
-// (workflows §1), in the step's isolate, with `steps` (the results so far) and `process.env` in
+// (docs/writing-workflows.md, Props), in the step's isolate, with `steps` (the results so far) and `process.env` in
 // scope. A value that is exactly one expression takes the expression's value, with its type;
 // otherwise each expression's value is put into the text. The Function constructor is captured
 // here, before any step code could replace it.

@@ -11,6 +11,35 @@ export function connect(reference) {
   ref = reference;
 }
 
+/**
+ * The invocation ops: what the runner does for the component while it is invoked, each op's
+ * arguments in the order call() and tell() pass them. The runner's side holds the same list
+ * (sandbox/invocation-ops.ts, InvocationOpArgs) and checks every argument: nothing sent from here
+ * is trusted. The ops of the globals (url, encode, digest, ...) need no invocation: sandbox/host-ops.ts.
+ *
+ * @typedef {object} InvocationOpArgs
+ * @property {[level: string, text: string | null]} log console output (runtime.js); answers whether later lines are still kept; a null text counts one more dropped
+ * @property {[flat: unknown[]]} emits $emit calls queued (invoke.js): [json, id, name, summary, ts] one after another
+ * @property {[message: string, stack: string]} emitError an event that could not be emitted (invoke.js)
+ * @property {[key: string]} dbGet this.db.get (this.js): answers the value's JSON text, or undefined
+ * @property {[key: string, json: string | undefined]} dbSet this.db.set (this.js): undefined deletes the key
+ * @property {[status: number, headers: Record<string, string>, kind: "none" | "text" | "json", body: string | undefined, immediate: boolean]} respond this.http.respond, $.respond (this.js), a props form's answer (dynamic-props.js)
+ * @property {[id: number, ms: number, repeat: boolean]} timer setTimeout, setInterval (runtime.js): the callback comes back through fireTimer(id)
+ * @property {[id: number]} clearTimer clearTimeout, clearInterval (runtime.js)
+ * @property {[id: number, kind: "fetch" | "store" | "socket", ...request: unknown[]]} async made by callAsync below, answered through settle(id): fetch (fetch.js), a data store read (this.js), a socket's wait (provided/sockets.js)
+ * @property {[what: string, ...args: unknown[]]} socket a socket call answered at once (provided/sockets.js): write, end, destroy, noDelay, keepAlive, cipher
+ * @property {[cellId: string]} step a workflow step starts (workflow.js)
+ * @property {[store: string, op: string, ...args: unknown[]]} storeNow a data store call (this.js): answers {v}, or null when it needs a read (async "store")
+ * @property {[kind: "http" | "email", json: string]} send $.send.http, $.send.email (workflow.js)
+ * @property {[status: "succeeded" | "failed" | "exited", returnValue: string | undefined, exports: string | undefined, summary: string | undefined, flow: string | undefined]} stepEnd the step that started last ended (workflow.js), its values as JSON text
+ * @property {[error: object | null, emits: unknown[]]} done the invocation's outcome, null for success, and the emits that waited for it (invoke.js)
+ */
+
+/**
+ * A call the runner answers now.
+ * @param {string} op an invocation op (InvocationOpArgs above) or one of the globals' (sandbox/host-ops.ts)
+ * @param {...unknown} args that op's arguments
+ */
 export function call(op, ...args) {
   return ref.applySync(undefined, [op, ...args], { arguments: { copy: true }, result: { copy: true } });
 }
@@ -36,12 +65,18 @@ export function tell(op, ...args) {
   }
 }
 
-export function callAsync(op, ...args) {
+/**
+ * A call the runner answers later (the "async" op).
+ * @param {"fetch" | "store" | "socket"} kind what is asked (InvocationOpArgs' async above)
+ * @param {...unknown} request its arguments
+ * @returns {Promise<unknown>} settled when the runner's answer enters through settle()
+ */
+export function callAsync(kind, ...request) {
   return new Promise((resolve, reject) => {
     const id = next++;
     pending.set(id, { resolve, reject });
     try {
-      call("async", id, op, ...args);
+      call("async", id, kind, ...request);
     } catch (e) {
       pending.delete(id);
       reject(e);

@@ -25,7 +25,8 @@ function describeError(e) {
   }
 }
 
-// decisions §8: a failed step's error code is the thrown value's `code`, else its name.
+// A failed step's error code (in its run record) is the thrown value's `code`, as Node's own errors
+// carry one (ECONNREFUSED), else its name.
 function errorCode(e, name) {
   try {
     const code = typeof e === "object" && e !== null ? e.code : undefined;

@@ -1,6 +1,6 @@
-// Runs INSIDE the isolate, before any component code: installs the globals of components.md §6
-// and the host object the provided modules capture while they evaluate (the runner deletes it
-// before the component's own code runs).
+// Runs INSIDE the isolate, before any component code: installs the globals a component sees
+// (docs/writing-components.md, The sandbox) and the host object the provided modules capture while
+// they evaluate (the runner deletes it before the component's own code runs).
 import { createAxios } from "./axios.js";
 import { fetch, Headers, Response } from "./fetch.js";
 import { Blob, File, FormData, Request } from "./body.js";

@@ -47,7 +47,7 @@ export function respond(r, immediate = false) {
 }
 
 /**
- * A `data_store` prop (workflows §6): Pipedream's methods, all async. Values cross as JSON text;
+ * A `data_store` prop (docs/writing-workflows.md, Data stores): Pipedream's methods, all async. Values cross as JSON text;
  * the runner keeps the writes (committed with the run's step) and asks the service for the rest.
  */
 function makeDataStore(value) {

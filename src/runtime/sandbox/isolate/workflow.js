@@ -1,4 +1,4 @@
-// Runs INSIDE the isolate: the component object of a workflow (decisions §8). Its run takes the
+// Runs INSIDE the isolate: the component object of a workflow (docs/writing-workflows.md, Steps). Its run takes the
 // trigger event and runs the steps in order, each as `step.run({ steps, $ })` with `this` the
 // step's own object. invoke.js runs it like any component, so emits, logs, limits and the outcome
 // follow the sources' paths. Builtins are captured here, before any step code can replace them.
@@ -32,7 +32,7 @@ function flowExit(reason) {
   return e;
 }
 
-// $.respond() (workflows §4): the reply the HTTP trigger holds for the run (custom_response); the
+// $.respond() (docs/writing-workflows.md, Answering the request): the reply the HTTP trigger holds for the run (custom_response); the
 // first call wins, as this.http.respond()'s does. It goes out when the step has committed, with
 // or without `immediate` (replying before the step has committed is not available yet).
 function respondOnce(r) {
@@ -57,7 +57,7 @@ function json(value) {
   }
 }
 
-/** Tells the runner how the step that started last ended (its run record, instance.ts "stepEnd"). */
+/** Tells the runner how the step that started last ended (its run record: the "stepEnd" op, sandbox/invocation-ops.ts). */
 function report(status, value, exports, $, flow) {
   const summary = typeof $.summary === "string" ? $.summary : undefined;
   tell("stepEnd", status, json(value), keys(exports).length > 0 ? json(exports) : undefined, summary, flow === undefined ? undefined : stringify(flow));
@@ -75,7 +75,7 @@ function waitMs(what, ms, fallback) {
 }
 
 /**
- * $.flow of one step (workflows §3). delay, suspend and rerun don't stop the step: it ends as it
+ * $.flow of one step (docs/writing-workflows.md, Waiting). delay, suspend and rerun don't stop the step: it ends as it
  * would, and the run then waits (the last call wins); each returns the URLs that end the wait
  * early or cancel the run, which the host signed for this step's execution.
  */
