@@ -47,7 +47,8 @@ program.command("run <id> [run]").description("run a source or workflow now; `ru
   });
 program.command("runs <workflow>").description("a workflow's runs, newest first").option("-f, --follow", "print runs as they start and end").option("--status <status>", "only running, suspended, succeeded, failed, exited or cancelled runs").option("--limit <n>").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).runs(id, o));
-program.command("replay <run>").description("run a workflow run's trigger event again, as a new run").option(...json)
+program.command("replay <run>").description("run a workflow run's trigger event again, as a new run (of the workflow's current deployment)")
+  .option("--original", "run the deployment the run ran, not the current one").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).replay(id, o));
 program.command("resume <run>").description("a suspended workflow run goes on now, as its resume URL would").option("--data <json>", "what its step reads as $resume_data.body (a rerun: $.context.run.callback_request.body)").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).resume(id, o));

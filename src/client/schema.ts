@@ -5642,8 +5642,10 @@ export interface paths {
                                 status: "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
                                 /** @description any JSON; over 1024 bytes of JSON (unless expand=event): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 1024 characters>"} */
                                 trigger_event: unknown;
-                                /** @description the deployment (`d_...`) whose steps the run runs */
+                                /** @description the deployment (`d_...`) whose steps the run runs: the one it started on, to its end */
                                 deployment_id: string;
+                                /** @description whether deployment_id is the workflow's current deployment */
+                                deployment_current: boolean | null;
                                 started_at_ms: number;
                                 ended_at_ms: number | null;
                                 summary: string | null;
@@ -5808,8 +5810,10 @@ export interface paths {
                                 status: "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
                                 /** @description any JSON; over 1024 bytes of JSON (unless expand=event): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 1024 characters>"} */
                                 trigger_event: unknown;
-                                /** @description the deployment (`d_...`) whose steps the run runs */
+                                /** @description the deployment (`d_...`) whose steps the run runs: the one it started on, to its end */
                                 deployment_id: string;
+                                /** @description whether deployment_id is the workflow's current deployment */
+                                deployment_current: boolean | null;
                                 started_at_ms: number;
                                 ended_at_ms: number | null;
                                 summary: string | null;
@@ -5952,7 +5956,17 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description run the workflow's current deployment (the default: the fix-and-replay case), or the one the replayed run ran
+                         * @enum {unknown}
+                         */
+                        deployment?: "current" | "original";
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 202: {
@@ -6082,8 +6096,10 @@ export interface paths {
                                 status: "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
                                 /** @description any JSON; over 1024 bytes of JSON (unless expand=event): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 1024 characters>"} */
                                 trigger_event: unknown;
-                                /** @description the deployment (`d_...`) whose steps the run runs */
+                                /** @description the deployment (`d_...`) whose steps the run runs: the one it started on, to its end */
                                 deployment_id: string;
+                                /** @description whether deployment_id is the workflow's current deployment */
+                                deployment_current: boolean | null;
                                 started_at_ms: number;
                                 ended_at_ms: number | null;
                                 summary: string | null;
@@ -6250,8 +6266,10 @@ export interface paths {
                                 status: "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
                                 /** @description any JSON; over 1024 bytes of JSON (unless expand=event): {"$truncated": true, "bytes": <its JSON's size>, "preview": "<its JSON's first 1024 characters>"} */
                                 trigger_event: unknown;
-                                /** @description the deployment (`d_...`) whose steps the run runs */
+                                /** @description the deployment (`d_...`) whose steps the run runs: the one it started on, to its end */
                                 deployment_id: string;
+                                /** @description whether deployment_id is the workflow's current deployment */
+                                deployment_current: boolean | null;
                                 started_at_ms: number;
                                 ended_at_ms: number | null;
                                 summary: string | null;

@@ -52,7 +52,7 @@ export class Core {
     this.workflows = new Workflows(deps, this.runtime, this.components);
     this.runActions = new RunActions({ store: deps.store, secrets: deps.secrets, runtime: this.runtime, version: deps.version });
     this.runs = new Runs(deps.store, (user, id) => this.workflows.get(user, id), {
-      replay: (user, w, run) => this.runActions.replay(user, w, run),
+      replay: (user, w, run, deployment) => this.runActions.replay(user, w, run, deployment),
       cancel: (run) => this.runActions.cancel(run),
       resume: (run, request) => this.runActions.resume(run, request),
     });

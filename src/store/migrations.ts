@@ -22,6 +22,7 @@ import { oauthSchema } from "./migrations/019_oauth.ts";
 import { quotaReservationsSchema } from "./migrations/020_quota_reservations.ts";
 import { componentTypes } from "./migrations/021_component_types.ts";
 import { runWaitKind } from "./migrations/022_run_wait_kind.ts";
+import { workflowDeployments } from "./migrations/023_workflow_deployments.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -50,6 +51,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "020_quota_reservations": quotaReservationsSchema(),
     "021_component_types": componentTypes(),
     "022_run_wait_kind": runWaitKind(dialect),
+    "023_workflow_deployments": workflowDeployments(),
   };
 }
 

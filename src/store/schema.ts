@@ -127,6 +127,16 @@ export interface WorkflowsTable {
   updated_at: number;
 }
 
+/** every deployment of a workflow a run or the workflow itself still names (migration 023) */
+export interface WorkflowDeploymentsTable {
+  id: string;
+  workflow_id: string;
+  trigger: string;
+  steps: string;
+  settings: string | null;
+  created_at: number;
+}
+
 export interface WebhooksTable {
   seq: Generated<number>;
   id: string;
@@ -341,6 +351,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   auto_subscriptions: AutoSubscriptionsTable;
   workflows: WorkflowsTable;
+  workflow_deployments: WorkflowDeploymentsTable;
   webhooks: WebhooksTable;
   accounts: AccountsTable;
   env_vars: EnvVarsTable;

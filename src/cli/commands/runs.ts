@@ -124,9 +124,10 @@ export async function showRun(runId: string, opts: { json?: boolean }): Promise<
   process.stdout.write(out.join("\n") + "\n");
 }
 
-export async function replay(runId: string, opts: { json?: boolean }): Promise<void> {
+export async function replay(runId: string, opts: { json?: boolean; original?: boolean }): Promise<void> {
   const { client } = api();
-  const data = (unwrap(await client.POST("/v1/runs/{run_id}/replay", { params: { path: { run_id: runId } } })) as { data: { id: string } }).data;
+  const body = { deployment: opts.original ? ("original" as const) : ("current" as const) };
+  const data = (unwrap(await client.POST("/v1/runs/{run_id}/replay", { params: { path: { run_id: runId } }, body })) as { data: { id: string } }).data;
   if (opts.json) printJson(data);
   else process.stdout.write(`Replaying ${colors.bold(runId)} as ${colors.bold(data.id)}; see \`tributary run show ${data.id}\`\n`);
 }

@@ -61,6 +61,8 @@ export interface InvocationDeps {
   email: boolean;
   /** a workflow run committed here waits until `dueAtMs`: the run waker takes it up then */
   wakeRuns: (dueAtMs: number) => void;
+  /** a workflow as one of its deployments runs (targets.ts) */
+  deployment: (t: Target, deploymentId: string) => Promise<Target | undefined>;
   /** sends steps queued, committed just now: to be sent */
   sent: (rows: RunSendRow[]) => void;
 }
@@ -98,6 +100,7 @@ export class Invocations {
       settleOnly: (t, opts, result, step) => this.#settleOnly(t, opts, result, step),
       halted: (id) => this.#stopping || this.#deleted.has(id),
       wake: deps.wakeRuns,
+      deployment: deps.deployment,
       log: deps.log,
     });
   }

@@ -102,6 +102,7 @@ export class SourceRuntime {
       email: deps.smtp !== undefined,
       sent: (rows) => this.runSender.kick(rows),
       wakeRuns: (dueAtMs) => this.runWaker.arm(dueAtMs),
+      deployment: (t, deploymentId) => this.targets.deployment(t, deploymentId),
       limits: deps.limits,
       fetchAllow: [...deps.fetchAllow],
       retention: deps.retention,

@@ -7,6 +7,9 @@ import { workflowTarget } from "../workflows/workflow-target.ts";
 // stand-ins built from its steps), cached because every timer tick, HTTP request and delivery
 // asks. Invalidated by every write to the source or workflow.
 
+/** earlier deployments' targets held at once (runs that started on them and wait are rows, not these) */
+const MAX_DEPLOYMENTS = 256;
+
 export class Targets {
   readonly #store: Store;
   readonly #publicUrl: string;
@@ -22,6 +25,27 @@ export class Targets {
   constructor(store: Store, publicUrl: string) {
     this.#store = store;
     this.#publicUrl = publicUrl;
+  }
+
+  /** deployments' targets, by `<current deployment>/<deployment>`: a deployment never changes */
+  readonly #deployments = new Map<string, Promise<Target | undefined>>();
+
+  /**
+   * The workflow `t` as its deployment `deploymentId` runs (a run executes the deployment it
+   * started on to its end); undefined when that deployment is no longer kept.
+   */
+  deployment(t: Target, deploymentId: string): Promise<Target | undefined> {
+    const w = t.workflow!;
+    if (w.deployment_id === deploymentId) return Promise.resolve(t);
+    const key = `${w.deployment_id}/${deploymentId}`;
+    let pinned = this.#deployments.get(key);
+    if (!pinned) {
+      if (this.#deployments.size >= MAX_DEPLOYMENTS) this.#deployments.delete(this.#deployments.keys().next().value!);
+      pinned = this.#store.workflows.deployment(w.id, deploymentId).then((d) => d && workflowTarget({ ...w, deployment_id: d.id, trigger: d.trigger, steps: d.steps, settings: d.settings }, t.user, t.endpointUrl));
+      this.#deployments.set(key, pinned);
+      pinned.catch(() => this.#deployments.delete(key));
+    }
+    return pinned;
   }
 
   get(sourceId: string): Promise<Target | undefined> {

@@ -5,6 +5,7 @@ import { newId } from "../../lib/ids.ts";
 import type { SourceRuntime } from "../runtime/source-runtime.ts";
 import { newRunState } from "./run-record.ts";
 import { checkWaitKey, type WaitAction } from "./run-wait.ts";
+import type { ReplayDeployment } from "./runs.ts";
 import { outsideChange, queuedPhase, storedAs, STEPS_AT_END, type OutsideAction } from "./run-machine.ts";
 
 // What changes a run from outside the engine: a replay, a cancel through the API, and the resume
@@ -37,8 +38,9 @@ export class RunActions {
    * A new run of the workflow's current deployment with the run's trigger event, `replay_of` the
    * run. Written as a queued run the engine takes up at once, so a 202 is durable.
    */
-  async replay(user: UserRow, w: WorkflowRow, of: RunRow): Promise<string> {
-    if (!w.active) throw new AppError("conflict", "this workflow is disabled: enable it (active: true) to replay its runs");
+  async replay(user: UserRow, current: WorkflowRow, of: RunRow, deployment: ReplayDeployment): Promise<string> {
+    if (!current.active) throw new AppError("conflict", "this workflow is disabled: enable it (active: true) to replay its runs");
+    const w = deployment === "current" ? current : await this.#deployed(current, of.deployment_id);
     const t = await this.#d.runtime.targets.get(w.id);
     if (!t) throw notFound("workflow");
     if (!(await this.#d.runtime.quotas.admit(t, "run"))) throw new AppError("quota_exceeded", "this account has used up its daily quota");
@@ -56,6 +58,14 @@ export class RunActions {
     }
     this.#d.runtime.runChanged(w.id, state.run.id, false);
     return state.run.id;
+  }
+
+  /** The workflow as the deployment `deploymentId` of it was; a 409 once it is no longer kept. */
+  async #deployed(current: WorkflowRow, deploymentId: string): Promise<WorkflowRow> {
+    if (deploymentId === current.deployment_id) return current;
+    const d = await this.#d.store.workflows.deployment(current.id, deploymentId);
+    if (!d) throw new AppError("conflict", `the run's deployment ${deploymentId} is no longer kept: replay it on the current deployment`);
+    return { ...current, deployment_id: d.id, trigger: d.trigger, steps: d.steps, settings: d.settings };
   }
 
   /**

@@ -40,6 +40,8 @@ export interface RunDriverDeps {
   halted: (emitterId: string) => boolean;
   /** a commit here made a run wait until `dueAtMs`: the waker (run-waker.ts) takes it up then */
   wake: (dueAtMs: number) => void;
+  /** the workflow as one of its deployments runs (undefined: that deployment is no longer kept) */
+  deployment: (t: Target, deploymentId: string) => Promise<Target | undefined>;
   log: (err: unknown, what: string) => void;
 }
 
@@ -178,13 +180,16 @@ export class RunDriver {
       // running (409), instead of being answered and then overwritten by this node's commit
       if ((fresh.due_at_ms !== null || fresh.status === "suspended") && !(await this.#claims.load({ id: fresh.id, status: fresh.status, wait: fresh.wait }))) return;
       row = fresh;
-      const state = loadedRunState(w, row, await this.#steps.load(row.id), this.#d.version);
-      const taken = transition(w, state, { type: "takenUp" }, now);
+      // it runs the deployment it started on to its end (one no longer kept, from before
+      // deployments were kept: the current one, from its cursor on)
+      const pinned = (await this.#d.deployment(t, row.deployment_id)) ?? t;
+      const state = loadedRunState(pinned.workflow!, row, await this.#steps.load(row.id), this.#d.version);
+      const taken = transition(pinned.workflow!, state, { type: "takenUp" }, now);
       if (taken.next.kind !== "step") {
-        await this.#settleOnly(t, state, taken.next, taken.error, taken.reportError);
+        await this.#settleOnly(pinned, state, taken.next, taken.error, taken.reportError);
         return;
       }
-      await this.#drive(t, state, taken.next, {}, false);
+      await this.#drive(pinned, state, taken.next, {}, false);
     } finally {
       this.#inFlight.delete(row.id);
       if (counted) this.#runEnded(t);

@@ -91,9 +91,10 @@ export function newRunState(w: WorkflowRow, userId: string, n: NewRun, version: 
 }
 
 /**
- * A run read back from the store (to resume it). The steps it ended keep their rows and results;
- * from its cursor on it runs the workflow's current steps (a deployment since it started replaced
- * them: their new cell ids and names are written with the next commit).
+ * A run read back from the store (to resume it), with `w` as the deployment it started on, which
+ * it runs to its end. The steps it ended keep their rows and results. (A run older than the
+ * deployments kept, whose own is gone, is given the current one: from its cursor on it runs those
+ * steps, their cell ids and names written with the next commit.)
  */
 export function loadedRunState(w: WorkflowRow, run: RunRow, rows: RunStepRow[], version: string): RunState {
   const byIdx = new Map(rows.map((r) => [r.idx, r]));

@@ -46,9 +46,14 @@ export interface RunStepView {
 const MAX_SENDS_SHOWN = 1000;
 
 /** A run's steps with what they queued to send. */
+/** which deployment a replay runs: the workflow's current one, or the replayed run's own */
+export type ReplayDeployment = "current" | "original";
+
 export interface RunSteps {
   rows: RunStepRow[];
   sends: Array<Omit<RunSendRow, "request">>;
+  /** the workflow's current deployment (a run runs the one it started on) */
+  currentDeployment: string | undefined;
 }
 
 export interface RunView {
@@ -57,6 +62,8 @@ export interface RunView {
   status: RunStatus;
   trigger_event: unknown;
   deployment_id: string;
+  /** whether `deployment_id` is the workflow's current deployment (null: not known in a list's row) */
+  deployment_current: boolean | null;
   started_at_ms: number;
   ended_at_ms: number | null;
   summary: string | null;
@@ -69,7 +76,7 @@ export interface RunView {
 
 export interface RunControls {
   /** starts a new run of the workflow's current deployment with the run's event; its id */
-  replay: (user: UserRow, w: WorkflowRow, run: RunRow) => Promise<string>;
+  replay: (user: UserRow, w: WorkflowRow, run: RunRow, deployment: ReplayDeployment) => Promise<string>;
   /** cancels a running or suspended run */
   cancel: (run: RunRow) => Promise<void>;
   /** a suspended run goes on now, as its resume URL would */
@@ -130,19 +137,23 @@ export class Runs {
   }
 
   async steps(run: RunRow): Promise<RunSteps> {
-    const [rows, sends] = await Promise.all([this.#store.runs.steps(run.id), this.#store.runSends.forRun(run.id, MAX_SENDS_SHOWN)]);
-    return { rows, sends };
+    const [rows, sends, w] = await Promise.all([this.#store.runs.steps(run.id), this.#store.runSends.forRun(run.id, MAX_SENDS_SHOWN), this.#store.workflows.byId(run.workflow_id)]);
+    return { rows, sends, currentDeployment: w?.deployment_id };
   }
 
+  /** a page of the workflow's runs, with the workflow's current deployment */
   async list(user: UserRow, workflowId: string, page: PageRequest, status?: RunStatus) {
-    await this.#workflow(user, workflowId);
+    const w = await this.#workflow(user, workflowId);
     const result = await this.#store.runs.list(workflowId, page, status);
     if (!result) throw invalid("unknown cursor", [{ field: "cursor", message: "is not a position in this list" }]);
-    return result;
+    return { ...result, currentDeployment: w.deployment_id };
   }
 
-  /** the API's Run; `steps` absent (lists) leaves the field out */
-  view(run: RunRow, steps: RunSteps | undefined, expand: ReadonlySet<RunExpand>): RunView {
+  /**
+   * The API's Run; `steps` absent (lists) leaves the field out. `currentDeployment`: the
+   * workflow's (a list has it without the steps).
+   */
+  view(run: RunRow, steps: RunSteps | undefined, expand: ReadonlySet<RunExpand>, currentDeployment = steps?.currentDeployment): RunView {
     const valueMax = expand.has("steps") ? undefined : STEP_VALUE_PREVIEW_BYTES;
     const out: RunView = {
       id: run.id,
@@ -150,6 +161,7 @@ export class Runs {
       status: run.status,
       trigger_event: shown(run.trigger_event, expand.has("event") ? undefined : EVENT_PREVIEW_BYTES),
       deployment_id: run.deployment_id,
+      deployment_current: currentDeployment === undefined ? null : currentDeployment === run.deployment_id,
       started_at_ms: run.started_at_ms,
       ended_at_ms: run.ended_at_ms,
       summary: run.summary,
@@ -178,10 +190,13 @@ export class Runs {
     return out;
   }
 
-  /** a new run of the workflow's current deployment, with the run's trigger event; its id */
-  async replay(user: UserRow, runId: string): Promise<string> {
+  /**
+   * A new run with the run's trigger event, of the workflow's current deployment (the
+   * fix-and-replay case) or of the run's own (`original`); its id.
+   */
+  async replay(user: UserRow, runId: string, deployment: ReplayDeployment = "current"): Promise<string> {
     const run = await this.get(user, runId);
-    return this.#actions.replay(user, await this.#workflow(user, run.workflow_id), run);
+    return this.#actions.replay(user, await this.#workflow(user, run.workflow_id), run, deployment);
   }
 
   /** resumes a suspended run (409 when it isn't); returns it as it is after */

@@ -125,7 +125,7 @@ export class Workflows {
       updated_at: nowSeconds(),
     };
     this.#rt.timers.cancel(id);
-    await this.#deps.store.workflows.update(next);
+    await this.#deps.store.transaction((tx) => tx.workflows.update(next, current.deployment_id));
     this.#rt.targets.invalidate(id);
     // a timer that was running and stays the same keeps its schedule (a rename, new steps)
     const sameTimer = current.active && JSON.stringify(current.trigger) === JSON.stringify(next.trigger);

@@ -49,7 +49,8 @@ export const Run = Type.Object({
   workflow_id: Type.String(),
   status: Type.Enum([...RUN_STATUSES]),
   trigger_event: Type.Unknown({ description: truncated(EVENT_PREVIEW_BYTES, "event") }),
-  deployment_id: Type.String({ description: "the deployment (`d_...`) whose steps the run runs" }),
+  deployment_id: Type.String({ description: "the deployment (`d_...`) whose steps the run runs: the one it started on, to its end" }),
+  deployment_current: nullable(Type.Boolean({ description: "whether deployment_id is the workflow's current deployment" })),
   started_at_ms: Type.Integer(),
   ended_at_ms: nullable(Type.Integer()),
   summary: nullable(Type.String()),
@@ -90,8 +91,8 @@ export function runRoutes(core: Core): FastifyPluginAsyncTypebox {
       },
       async (req) => {
         const expand = parseExpand(req.query.expand);
-        const { items, total } = await runs.list(req.user, req.params.id, pageRequest(req.query), req.query.status);
-        return pageEnvelope(items, total, (r) => runs.view(r, undefined, expand));
+        const { items, total, currentDeployment } = await runs.list(req.user, req.params.id, pageRequest(req.query), req.query.status);
+        return pageEnvelope(items, total, (r) => runs.view(r, undefined, expand, currentDeployment));
       },
     );
 
@@ -107,9 +108,28 @@ export function runRoutes(core: Core): FastifyPluginAsyncTypebox {
 
     app.post(
       "/runs/:run_id/replay",
-      { schema: { tags, params: RunParams, response: withErrors({ 202: data(Replayed) }, [409, 429]) } },
+      {
+        schema: {
+          tags,
+          params: RunParams,
+          body: Type.Optional(
+            Type.Union([
+              Type.Object(
+                {
+                  deployment: Type.Optional(
+                    Type.Enum(["current", "original"], { description: "run the workflow's current deployment (the default: the fix-and-replay case), or the one the replayed run ran" }),
+                  ),
+                },
+                { additionalProperties: false },
+              ),
+              Type.Null(),
+            ]),
+          ),
+          response: withErrors({ 202: data(Replayed) }, [409, 429]),
+        },
+      },
       async (req, reply) => {
-        const id = await runs.replay(req.user, req.params.run_id);
+        const id = await runs.replay(req.user, req.params.run_id, req.body?.deployment ?? "current");
         return reply.status(202).send({ data: { accepted: true, id } });
       },
     );

@@ -52,9 +52,27 @@ export interface WorkflowSettings {
   rate?: { limit: number; per_seconds: number } | null;
 }
 
+/** What one deployment of a workflow runs: kept while the workflow or a run names it. */
+export interface WorkflowDeployment {
+  id: string;
+  workflow_id: string;
+  trigger: WorkflowTrigger;
+  steps: WorkflowStepRow[];
+  settings: WorkflowSettings | null;
+  created_at: number;
+}
+
 export interface WorkflowStore {
+  /** writes the workflow and keeps its deployment */
   insert(row: WorkflowRow): Promise<void>;
-  update(row: WorkflowRow): Promise<void>;
+  /**
+   * Writes the workflow, keeps its (new) deployment, and lets go of its earlier deployments that
+   * no run names any more but `previous` (the one it replaces: a run may be in its first step on
+   * it, with no row yet). Run it in a transaction.
+   */
+  update(row: WorkflowRow, previous?: string): Promise<void>;
+  /** a deployment of the workflow, while it is kept */
+  deployment(workflowId: string, deploymentId: string): Promise<WorkflowDeployment | undefined>;
   byId(id: string): Promise<WorkflowRow | undefined>;
   byEndpointKey(key: string): Promise<WorkflowRow | undefined>;
   listActive(): Promise<WorkflowRow[]>;

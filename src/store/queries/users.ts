@@ -93,6 +93,7 @@ export function userQueries(db: Kysely<Database>): UserStore {
       for (const { id: sourceId } of [...sources, ...workflows]) {
         for (const table of ["inbox", "timers"] as const) await db.deleteFrom(table).where("source_id", "=", sourceId).execute();
       }
+      for (const { id: workflowId } of workflows) await db.deleteFrom("workflow_deployments").where("workflow_id", "=", workflowId).execute();
       for (const table of ["events", "stream_counts", "emitter_state", "auto_subscriptions", "subscriptions", "sources", "components", "workflows", "webhooks", "accounts", "env_vars", "deliveries", "webhook_deliveries"] as const) {
         await db.deleteFrom(table).where("user_id", "=", id).execute();
       }

@@ -35,6 +35,15 @@ function toColumns(w: WorkflowRow) {
   };
 }
 
+/** Keeps the workflow's current deployment (written once: a deployment never changes). */
+async function keepDeployment(db: Kysely<Database>, w: WorkflowRow): Promise<void> {
+  await db
+    .insertInto("workflow_deployments")
+    .values({ id: w.deployment_id, workflow_id: w.id, trigger: JSON.stringify(w.trigger), steps: JSON.stringify(w.steps), settings: w.settings === null ? null : JSON.stringify(w.settings), created_at: w.updated_at })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+}
+
 export function workflowQueries(db: Kysely<Database>): WorkflowStore {
   return {
     async insert(w) {
@@ -42,9 +51,19 @@ export function workflowQueries(db: Kysely<Database>): WorkflowStore {
         .insertInto("workflows")
         .values({ id: w.id, ...toColumns(w) })
         .execute();
+      await keepDeployment(db, w);
     },
-    async update(w) {
+    async update(w, previous) {
       await db.updateTable("workflows").set(toColumns(w)).where("id", "=", w.id).execute();
+      await keepDeployment(db, w);
+      // earlier deployments go once no run (live or retained) names them
+      const named = db.selectFrom("workflow_runs").select("deployment_id").where("workflow_id", "=", w.id);
+      const kept = previous === undefined ? [w.deployment_id] : [w.deployment_id, previous];
+      await db.deleteFrom("workflow_deployments").where("workflow_id", "=", w.id).where("id", "not in", kept).where("id", "not in", named).execute();
+    },
+    async deployment(workflowId, deploymentId) {
+      const r = await db.selectFrom("workflow_deployments").selectAll().where("id", "=", deploymentId).where("workflow_id", "=", workflowId).executeTakeFirst();
+      return r && { id: r.id, workflow_id: r.workflow_id, trigger: JSON.parse(r.trigger), steps: JSON.parse(r.steps), settings: r.settings === null ? null : JSON.parse(r.settings), created_at: Number(r.created_at) };
     },
     async byId(id) {
       const r = await db.selectFrom("workflows").selectAll().where("id", "=", id).executeTakeFirst();
@@ -66,6 +85,7 @@ export function workflowQueries(db: Kysely<Database>): WorkflowStore {
     // this inside a transaction
     async delete(id) {
       await deleteWorkflowRuns(db, id);
+      await db.deleteFrom("workflow_deployments").where("workflow_id", "=", id).execute();
       const r = await db.deleteFrom("workflows").where("id", "=", id).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },

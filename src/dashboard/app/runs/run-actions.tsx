@@ -18,7 +18,7 @@ export function RunActions({ run, onChanged }: { run: Run; onChanged: () => Prom
     return act(
       "Replay",
       async () => {
-        const res = await api.POST("/v1/runs/{run_id}/replay", path);
+        const res = await api.POST("/v1/runs/{run_id}/replay", { ...path, body: { deployment: "current" } });
         made = res.data?.data.id;
         return res;
       },
