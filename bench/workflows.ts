@@ -10,6 +10,7 @@ import { paced } from "./paced.ts";
 import { benchSuspended, describeSuspended, type SuspendedResult } from "./suspended.ts";
 import { freePort, startBare, startService, type Running } from "./processes.ts";
 import { Api, int, ms, pct, sleep, table, treeCpuSeconds, type Check } from "./util.ts";
+import { API_DELAY_MS, ioRows, ioSteps, manyAwaiting, RESTATE_IO_HANDLER, SLOW_API_DELAY_MS, startSlowApi, type ManyResult, type SlowApi } from "./workflows-io.ts";
 
 // Workflows beside Restate: the same 3-step computation as a Tributary workflow and as
 // a Restate service handler, measured in the same run with the same load generator, interleaved:
@@ -94,6 +95,7 @@ const bench = restate.service({
       const value = await ctx.run("s3", () => b + 3);
       return { value };
     },
+    ${RESTATE_IO_HANDLER}
     chain: async (ctx, input) => {
       let value = input.n;
       for (let i = 1; i <= input.steps; i++) {
@@ -252,6 +254,8 @@ interface Target {
 interface System {
   name: string;
   three: Target;
+  /** the I/O variant: 3 steps each awaiting the local API (workflows-io.ts) */
+  io: Target;
   chain1: Target;
   chain40: Target;
   /** processes whose CPU time is this system's */
@@ -327,6 +331,8 @@ async function sequential(t: Target, n: number): Promise<{ latencies: number[]; 
 
 interface Tally {
   closed: Closed[];
+  /** the I/O variant's closed loops */
+  io: Closed[];
   seq: number[];
   seqBad: number;
   paced: number[];
@@ -339,12 +345,13 @@ interface Tally {
   failed?: string;
 }
 
-const newTally = (): Tally => ({ closed: [], seq: [], seqBad: 0, paced: [], pacedSent: 0, pacedBad: 0, chain1: [], chain40: [], chainBad: 0 });
+const newTally = (): Tally => ({ closed: [], io: [], seq: [], seqBad: 0, paced: [], pacedSent: 0, pacedBad: 0, chain1: [], chain40: [], chainBad: 0 });
 const sorted = (a: number[]) => [...a].sort((x, y) => x - y);
 const median = (a: number[]) => pct(sorted(a), 50);
 
 async function warmUp(s: System, seconds: number): Promise<void> {
   await sequential(s.three, 30);
+  await sequential(s.io, 10);
   await sequential(s.chain1, 30);
   await sequential(s.chain40, 10);
   await closedLoop(s.three, Math.min(2, seconds), []);
@@ -354,6 +361,8 @@ async function warmUp(s: System, seconds: number): Promise<void> {
 async function round(s: System, seconds: number, t: Tally): Promise<void> {
   t.closed.push(await closedLoop(s.three, seconds, s.pids));
   await sleep(2000); // let what the load left behind settle
+  t.io.push(await closedLoop(s.io, seconds, s.pids));
+  await sleep(1000);
   const seq = await sequential(s.three, SEQUENTIAL);
   t.seq.push(...seq.latencies);
   t.seqBad += seq.bad;
@@ -370,7 +379,7 @@ async function round(s: System, seconds: number, t: Tally): Promise<void> {
 
 // ---- the bench ----
 
-async function createOurs(service: Running, adminKey: string): Promise<{ system: System; api: Api; threeId: string }> {
+async function createOurs(service: Running, adminKey: string, apiUrl: string): Promise<{ system: System; api: Api; threeId: string }> {
   const api = new Api(service.url, adminKey);
   const create = async (name: string, steps: ReturnType<typeof step>[]) => {
     const res = await api.call<{ data: { id: string; trigger: { endpoint_url: string } } }>("POST", "/v1/workflows", {
@@ -384,12 +393,14 @@ async function createOurs(service: Running, adminKey: string): Promise<{ system:
   const three = await create("bench-three-steps", THREE_STEPS);
   const one = await create("bench-chain-1", chainSteps(1));
   const forty = await create(`bench-chain-${CHAIN}`, chainSteps(CHAIN));
+  const io = await create("bench-io", ioSteps(apiUrl));
   return {
     api,
     threeId: three.id,
     system: {
       name: "Tributary",
       three: { url: three.trigger.endpoint_url, body, expected: THREE_VALUE },
+      io: { url: io.trigger.endpoint_url, body, expected: INPUT + 3 },
       chain1: { url: one.trigger.endpoint_url, body, expected: INPUT + 1 },
       chain40: { url: forty.trigger.endpoint_url, body, expected: INPUT + CHAIN },
       pids: [service.child.pid!],
@@ -397,10 +408,11 @@ async function createOurs(service: Running, adminKey: string): Promise<{ system:
   };
 }
 
-function restateSystem(r: Restate): System {
+function restateSystem(r: Restate, apiUrl: string): System {
   return {
     name: "Restate",
     three: { url: `${r.ingress}/Bench/three`, body: JSON.stringify({ n: INPUT }), expected: THREE_VALUE },
+    io: { url: `${r.ingress}/Bench/io`, body: JSON.stringify({ n: INPUT, url: apiUrl }), expected: INPUT + 3 },
     chain1: { url: `${r.ingress}/Bench/chain`, body: JSON.stringify({ n: INPUT, steps: 1 }), expected: INPUT + 1 },
     chain40: { url: `${r.ingress}/Bench/chain`, body: JSON.stringify({ n: INPUT, steps: CHAIN }), expected: INPUT + CHAIN },
     pids: r.pids,
@@ -478,14 +490,18 @@ export async function benchWorkflows(seconds: number, opts: { restateFsync?: str
   if (skipped) console.log(`\nRestate: SKIPPED (${skipped})`);
 
   const adminKey = "bench-admin-key-" + Date.now();
-  const service = await startService(adminKey);
+  const ioApi: SlowApi = await startSlowApi(API_DELAY_MS);
+  const slowApi: SlowApi = await startSlowApi(SLOW_API_DELAY_MS);
+  const service = await startService(adminKey, { TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${ioApi.port},127.0.0.1:${slowApi.port}` });
   const ours = newTally();
   const theirs = newTally();
   let runRecord: string;
   let journal = "";
+  let many: ManyResult | undefined;
+  let manyFailed = "";
   try {
-    const { system: our, api, threeId } = await createOurs(service, adminKey);
-    const their = restate ? restateSystem(restate) : undefined;
+    const { system: our, api, threeId } = await createOurs(service, adminKey, ioApi.url);
+    const their = restate ? restateSystem(restate, ioApi.url) : undefined;
     // what each system does for one run, read back from its own records
     await warmUp(our, seconds);
     runRecord = await ourRunRecord(api, threeId);
@@ -510,9 +526,16 @@ export async function benchWorkflows(seconds: number, opts: { restateFsync?: str
         await sleep(1000);
       }
     }
+    console.log(`  (1,000 runs awaiting a ${SLOW_API_DELAY_MS / 1000} s call)`);
+    many = await manyAwaiting(api, service.child.pid!, slowApi, service.url).catch((e: unknown) => {
+      manyFailed = (e as Error).message;
+      return undefined;
+    });
   } finally {
     await service.stop();
     await restate?.stop();
+    await ioApi.stop();
+    await slowApi.stop();
   }
   // 5. many runs suspended at once, on a service of their own (after the rest: it takes minutes)
   const suspendedCount = opts.suspended ?? 100_000;
@@ -576,6 +599,15 @@ export async function benchWorkflows(seconds: number, opts: { restateFsync?: str
     { metric: `paced ${PACED_RATE} req/s p99 (${ROUNDS} x ${seconds} s): Tributary`, value: `${ms(pacedP99(ours))} (${int(ours.pacedSent)} sent, ${ours.pacedBad} failed)` },
     { metric: `paced ${PACED_RATE} req/s p99 (${ROUNDS} x ${seconds} s): Restate`, value: theirValue(() => `${ms(pacedP99(theirs))} (${int(theirs.pacedSent)} sent, ${theirs.pacedBad} failed)`) },
     { metric: `paced p99: Tributary : Restate`, value: have ? `${fixed(tail)}x` : unknown, target: "<= 1.0x", pass: have && tail <= 1.0 },
+    // I/O-bound steps
+    ...ioRows({
+      connections: MAIN_CONNECTIONS,
+      ours: ours.io.map((c) => c.good / c.seconds),
+      theirs: have ? theirs.io.map((c) => c.good / c.seconds) : undefined,
+      ourFailures: `${int(ours.io.reduce((n, c) => n + c.errors, 0))}, ${int(ours.io.reduce((n, c) => n + c.non2xx, 0))}, ${int(ours.io.reduce((n, c) => n + c.badBody, 0))}`,
+      many,
+      manyFailed,
+    }),
     // 4. step overhead
     { metric: `Tributary median, 1 step / ${CHAIN} steps`, value: `${ms(median(ours.chain1))} / ${ms(median(ours.chain40))}` },
     { metric: `Restate median, 1 / ${CHAIN} x ctx.run`, value: theirValue(() => `${ms(median(theirs.chain1))} / ${ms(median(theirs.chain40))}`) },

@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { postgresFor } from "./helpers.ts";
-import { startService as start, stopService as stop } from "./service-process.ts";
+import { childrenOf, startService as start, stopService as stop } from "./service-process.ts";
 
 // A 2xx to an HTTP source request means it is durable (docs/architecture.md, "Reliability rules"). The real service process is
 // driven by many concurrent POSTs and killed with SIGKILL mid-drive; after a restart on the same
@@ -37,23 +37,6 @@ async function allSeqs(url: string, key: string, sourceId: string): Promise<stri
     if (page.data.length < 100 || !page.page_info.end_cursor) return seqs;
     cursor = page.page_info.end_cursor;
   }
-}
-
-/** The pids whose parent is `pid` (the service's runner processes), from /proc. */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      // the command may hold spaces and parentheses: the fields after its closing ")" are fixed
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
 }
 
 // A process that has exited but was not reaped yet (a zombie: its new parent, maybe this

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 // The service as `npm start` runs it: a real process on a real port (port 0), for the tests of
@@ -59,4 +60,21 @@ export function stopService(child: ChildProcess, signal: NodeJS.Signals): Promis
     child.once("exit", () => resolve());
     child.kill(signal);
   });
+}
+
+/** The pids whose parent is `pid` (the service's runner processes), from /proc. */
+export function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // the command may hold spaces and parentheses: the fields after its closing ")" are fixed
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }

@@ -45,6 +45,12 @@ export interface InvokeLimits {
 export interface InvokeRequest {
   type: "invoke";
   sourceId: string;
+  /**
+   * What the request keeps order with: the invocations of one key run one after another, in the
+   * order sent (none given: the source's). A workflow step's is its run's id, so the runs of a
+   * workflow run side by side, each in a warm context of the workflow's (sandbox/invoke.ts).
+   */
+  orderKey?: string;
   codeHash: string;
   /**
    * The component code. The host omits it when it believes this runner has the module for

@@ -77,7 +77,7 @@ export class RunnerPool implements Invoker {
       // only the variables' version: a runner holds their text, and asks for it once (RunnerEnvAsk)
       const req: InvokeRequest = { type: "invoke", ...rest, ...(withCode ? { code } : {}), ...(onRespond ? { respondNow: true } : {}), ...(env ? { envVersion: env.version } : {}) };
       return runner.process.request<InvokeReply>(req, {
-        key: call.sourceId,
+        key: call.orderKey ?? call.sourceId,
         retryOnCrash: durable === true,
         // a runner that restarted or let the code go asks for it while the run keeps its place
         code: () => code,

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { postgresFor } from "../helpers.ts";
-import { startService as start, stopService as stop } from "../service-process.ts";
+import { childrenOf, startService as start, stopService as stop } from "../service-process.ts";
 import { openStore } from "../../src/store/store.ts";
 
 // docs/writing-workflows.md, "Runs": a run interrupted by a crash resumes at the first step that had not committed,
@@ -17,7 +17,8 @@ import { openStore } from "../../src/store/store.ts";
 // completes, and every step that had committed ran exactly once (each step counts itself on a
 // local server). Steps cut short by the kill ran again: that is allowed, they hadn't committed.
 
-const RUNS = 16;
+// all sent at once: they execute side by side, so the kill finds dozens of runs in flight
+const RUNS = 50;
 
 test("kill -9 with runs suspended and mid-step: every run completes, no committed step runs twice", { timeout: 120_000 }, async (t) => {
   const hits = new Map<string, number>();
@@ -60,10 +61,10 @@ test("kill -9 with runs suspended and mid-step: every run completes, no committe
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const w = created.body.data;
     const endpoint = new URL(w.trigger.endpoint_url).pathname;
-    for (let i = 0; i < RUNS; i++) {
-      const res = await fetch(`${service.url}${endpoint}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ i, wait: i % 2 === 0 }) });
-      assert.equal(res.status, 200);
-    }
+    const sent = await Promise.all(
+      Array.from({ length: RUNS }, (_, i) => fetch(`${service.url}${endpoint}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ i, wait: i % 2 === 0 }) })),
+    );
+    for (const res of sent) assert.equal(res.status, 200);
     // kill once some runs wait in their delay and others are still going through their steps
     const deadline = Date.now() + 30_000;
     for (;;) {
@@ -111,6 +112,75 @@ test("kill -9 with runs suspended and mid-step: every run completes, no committe
     }
     const again = [...hits].filter(([, n]) => n > 1).length;
     t.diagnostic(`at the kill: ${committed.length} steps committed, ${suspendedAtKill} runs suspended, ${unfinishedAtKill} unfinished; steps run again after the restart (cut short by the kill): ${again}`);
+    await stop(service.child, "SIGTERM");
+  } finally {
+    await stop(service.child, "SIGKILL");
+    counter.close();
+    await pg?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("kill -9 of the runner with 50 runs in flight: every run completes, no step that had committed runs twice", { timeout: 120_000 }, async (t) => {
+  const hits = new Map<string, number>();
+  const counter = createServer((req, res) => {
+    hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
+    res.end("{}");
+  });
+  await new Promise<void>((r) => counter.listen(0, "127.0.0.1", r));
+  const port = (counter.address() as AddressInfo).port;
+  const dataDir = mkdtempSync(join(tmpdir(), "tributary-wf-runner-kill-"));
+  const pg = await postgresFor();
+  const adminKey = "runner-kill-admin-key";
+  const env = { TRIBUTARY_STORE: "sqlite", ...pg?.env, TRIBUTARY_DATA_DIR: dataDir, TRIBUTARY_ADMIN_KEY: adminKey, TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}`, TRIBUTARY_RUNNERS: "1" };
+  const hit = (name: string) => `await fetch("http://127.0.0.1:${port}/" + steps.trigger.context.id + "/${name}");`;
+  const code = (body: string) => `export default { async run({ steps, $ }) { ${body} } };`;
+  const service = await start(env);
+  try {
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${service.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const created = await api("POST", "/v1/workflows", {
+      name: "runner-kill",
+      trigger: { type: "http" },
+      steps: [
+        { name: "a", code: code(`${hit("a")} return 1;`) },
+        { name: "b", code: code(`${hit("b")} await new Promise((r) => setTimeout(r, 300)); return 2;`) },
+        { name: "c", code: code(`${hit("c")} return 3;`) },
+      ],
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const w = created.body.data;
+    const endpoint = new URL(w.trigger.endpoint_url).pathname;
+    const sent = await Promise.all(Array.from({ length: RUNS }, (_, i) => fetch(`${service.url}${endpoint}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ i }) })));
+    for (const res of sent) assert.equal(res.status, 200);
+    // once most runs are in their slow step at once, note what has committed, then kill the runner
+    const inB = () => [...hits.keys()].filter((k) => k.endsWith("/b")).length;
+    for (const until = Date.now() + 30_000; inB() < RUNS / 2; await new Promise((r) => setTimeout(r, 10))) {
+      if (Date.now() > until) throw new Error(`only ${inB()} runs reached their slow step`);
+    }
+    const committed: string[] = [];
+    for (const listed of (await api("GET", `/v1/workflows/${w.id}/runs?limit=100`)).body.data) {
+      const run = (await api("GET", `/v1/runs/${listed.id}`)).body.data;
+      for (const s of run.steps) if (s.status === "succeeded") committed.push(`/${run.id}/${s.name}`);
+    }
+    const runners = childrenOf(service.child.pid!);
+    assert.ok(runners.length >= 1, "the service has no runner process");
+    for (const pid of runners) process.kill(pid, "SIGKILL");
+    const runs = await (async () => {
+      for (const until = Date.now() + 60_000; ; ) {
+        const list = (await api("GET", `/v1/workflows/${w.id}/runs?limit=100`)).body.data as any[];
+        if (list.length === RUNS && list.every((r) => r.status === "succeeded")) return list;
+        if (Date.now() > until) throw new Error(`runs did not all complete: ${JSON.stringify(list.map((r) => r.status))}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    for (const key of committed) assert.equal(hits.get(key), 1, `${key} had committed before the kill, and ran ${hits.get(key)} times`);
+    for (const listed of runs) for (const name of ["a", "b", "c"]) assert.ok((hits.get(`/${listed.id}/${name}`) ?? 0) >= 1, `${listed.id}/${name} never ran`);
+    t.diagnostic(`at the kill: ${committed.length} steps committed, ${inB()} runs had reached their slow step; steps run again (cut short by the kill): ${[...hits.values()].filter((n) => n > 1).length}`);
     await stop(service.child, "SIGTERM");
   } finally {
     await stop(service.child, "SIGKILL");

@@ -140,6 +140,8 @@ export class Invocations {
     const refused = accountError ? accountFailure(accountError, cellId) : unopenable?.length ? storeFailure(unopenable, cellId) : undefined;
     const pending = refused ? Promise.resolve(refused) : this.#d.invoker.invoke({
       sourceId: t.source.id,
+      // a workflow's runs go side by side, each run's steps in order
+      ...(step ? { orderKey: step.ctx.runId } : {}),
       owner: t.user.id,
       ...(opts.timerNextDueMs !== undefined && Number.isFinite(opts.timerNextDueMs) ? { nextUseAt: opts.timerNextDueMs } : {}),
       ...codeOf(t),
@@ -282,7 +284,8 @@ export class Invocations {
   }
 
   #inOrder(t: Target, state: CachedState, ctx: InvocationContext, pending: Promise<InvokeResult>, opts: InvokeOptions): Promise<Committed> {
-    const id = t.source.id;
+    // a source's results stage in the order its invocations started; a workflow's, per run
+    const id = opts.step ? `${t.source.id}/${opts.step.ctx.runId}` : t.source.id;
     const prev = this.#tails.get(id) ?? Promise.resolve();
     // The chain orders only the staging of results (ids, dedupe, state, queueing the commit), not
     // the commits themselves: results of one busy emitter then share group commits.

@@ -1,10 +1,12 @@
-// Runner side of `invoke`: one warm Instance per source (LRU), invocations of one source strictly
-// in arrival order, different sources concurrently.
+// Runner side of `invoke`: warm Instances (LRU), invocations of one order key (a source, or one
+// run of a workflow) strictly in arrival order, different keys concurrently, each in a context of
+// its source's own (contexts.ts).
 import { performance } from "node:perf_hooks";
 import { AppError } from "../../lib/errors.ts";
 import type { EnvText, InvocationError, InvokeReply, InvokeRequest, InvokeResult } from "../protocol.ts";
 import { getCode, putCode } from "./code-store.ts";
 import { DbState } from "./db-state.ts";
+import { ContextSlots } from "./contexts.ts";
 import { Instance } from "./instance.ts";
 import { Invocation, invocationError } from "./invocation.ts";
 import { StepLoadError } from "./load/load-workflow.ts";
@@ -62,19 +64,29 @@ export function setWarmSources(n: number): void {
   maxWarm = n;
 }
 
+/** warm instances by slot (contexts.ts): a source's first, or one more of a workflow's */
 const instances = new Map<string, Instance>();
+const contexts = new ContextSlots();
 const chains = new Map<string, Promise<unknown>>();
 
 export function invoke(req: InvokeRequest): Promise<InvokeReply> {
-  const previous = chains.get(req.sourceId) ?? Promise.resolve();
-  const result = previous.then(() => invokeNow(req));
+  const order = req.orderKey ?? req.sourceId;
+  const previous = chains.get(order) ?? Promise.resolve();
+  const result = previous.then(async () => {
+    const slot = await contexts.claim(req.sourceId);
+    try {
+      return await invokeNow(req, slot);
+    } finally {
+      contexts.release(slot);
+    }
+  });
   const tail = result.then(
     () => {},
     () => {},
   );
-  chains.set(req.sourceId, tail);
+  chains.set(order, tail);
   void tail.then(() => {
-    if (chains.get(req.sourceId) === tail) chains.delete(req.sourceId);
+    if (chains.get(order) === tail) chains.delete(order);
   });
   return result;
 }
@@ -83,6 +95,7 @@ function check(req: InvokeRequest): void {
   const l = req.limits;
   const ok =
     typeof req.sourceId === "string" &&
+    (req.orderKey === undefined || typeof req.orderKey === "string") &&
     typeof req.codeHash === "string" &&
     ["run", "deploy", "activate", "deactivate", "options", "reload"].includes(req.kind) &&
     (req.eventJson === undefined || typeof req.eventJson === "string") &&
@@ -120,7 +133,7 @@ function trimWarm(keep: string): void {
   const now = Date.now();
   const expected = (i: Instance) => i.nextUseAt ?? now + (now - i.lastUsedAt);
   // the instance about to run (or that just ran) stays: evicting it would end its own invocation
-  const idle = [...instances].filter(([id, inst]) => !inst.busy && id !== keep).sort((a, b) => expected(b[1]) - expected(a[1]));
+  const idle = [...instances].filter(([id, inst]) => !inst.busy && !contexts.claimed(id) && id !== keep).sort((a, b) => expected(b[1]) - expected(a[1]));
   for (const [sourceId, inst] of idle) {
     if (instances.size <= maxWarm * 0.95 && bytes <= warmBudgetBytes * 0.95) return;
     bytes -= inst.heapBytes;
@@ -139,13 +152,14 @@ function loadError(e: unknown, timeoutMs: number, memoryMb: number): InvocationE
   return error;
 }
 
-async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
+/** `slot`: the warm context (of the request's source) it runs in, held for it until it returns */
+async function invokeNow(req: InvokeRequest, slot: string): Promise<InvokeReply> {
   check(req);
   const started = performance.now();
   if (typeof req.code === "string") putCode(req.codeHash, req.code);
-  let inst = instances.get(req.sourceId);
+  let inst = instances.get(slot);
   if (inst && (inst.dead || inst.codeHash !== req.codeHash || inst.memoryMb !== req.limits.memoryMb)) {
-    evict(req.sourceId);
+    evict(slot);
     inst = undefined;
   }
   const reqId = (req as InvokeRequest & { id?: number }).id ?? 0;
@@ -189,24 +203,24 @@ async function invokeNow(req: InvokeRequest): Promise<InvokeReply> {
       return result(loadError(e, req.limits.timeoutMs, req.limits.memoryMb));
     }
   }
-  instances.delete(req.sourceId);
-  instances.set(req.sourceId, inst);
+  instances.delete(slot);
+  instances.set(slot, inst);
   inst.lastUsedAt = Date.now();
   inst.nextUseAt = req.nextUseAt;
-  trimWarm(req.sourceId);
+  trimWarm(slot);
   if (req.warmOnly) return result(undefined);
 
   // A cold start counts against the invocation's time, as the host's deadline does.
   const remainingMs = Math.max(1, req.limits.timeoutMs - (performance.now() - started));
   const error = await inst.run(req.kind, req.eventJson, req.props ?? {}, inv, req.fetchAllow ?? [], remainingMs);
-  if (inst.dead || (req.nextUseAt !== undefined && req.nextUseAt - Date.now() > FAR_MS)) evict(req.sourceId);
+  if (inst.dead || (req.nextUseAt !== undefined && req.nextUseAt - Date.now() > FAR_MS)) evict(slot);
   else {
     if (!error) inst.warmDb = { epoch: req.dbEpoch, state: inv.db };
     // measured after each of its first runs (where heaps grow) and every few after: ~4 µs a time
     const runs = ++inst.runs;
     if (runs <= MEASURE_EVERY || runs % MEASURE_EVERY === 0) {
       inst.measure();
-      trimWarm(req.sourceId);
+      trimWarm(slot);
     }
   }
   return result(error);

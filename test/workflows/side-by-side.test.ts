@@ -1,0 +1,76 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startApp, waitFor, type TestApp } from "../helpers.ts";
+
+// Runs of one workflow execute side by side by default (each run's steps strictly in order), so a
+// workflow whose steps wait on an API runs at the speed of that API, not one run at a time;
+// settings.concurrency limits them (1: one at a time, in arrival order). Overlap is read from the
+// runs' recorded step times, never from the wall clock of the test.
+
+interface User {
+  id: string;
+  key: string;
+}
+
+let t: TestApp;
+let slow: Server;
+let slowUrl = "";
+
+before(async () => {
+  // an API that answers after 300 ms
+  slow = createServer((_req, res) => setTimeout(() => res.end('{"ok":true}'), 300));
+  await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
+  const port = (slow.address() as AddressInfo).port;
+  slowUrl = `http://127.0.0.1:${port}`;
+  t = await startApp({ TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` });
+});
+after(async () => {
+  await t.close();
+  slow.close();
+});
+
+const callsApi = (name: string) => ({
+  name,
+  code: `export default { async run({ steps }) { const r = await fetch("${slowUrl}/${name}"); return (await r.json()).ok; } };`,
+});
+
+async function runAll(user: User, settings: unknown, n: number): Promise<any[]> {
+  const created = await t.request("POST", "/v1/workflows", {
+    key: user.key,
+    body: { name: "api", trigger: { type: "http" }, steps: [callsApi("one"), callsApi("two")], ...(settings ? { settings } : {}) },
+  });
+  assert.equal(created.status, 200, created.text);
+  const w = created.body.data;
+  const sent = await Promise.all(Array.from({ length: n }, (_, i) => t.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body: { i } })));
+  for (const res of sent) assert.equal(res.status, 200, res.text);
+  const runs = await waitFor(async () => {
+    const list = (await t.request("GET", `/v1/workflows/${w.id}/runs?limit=100`, { key: user.key })).body.data as any[];
+    return list.length === n && list.every((r) => r.status === "succeeded") ? list : undefined;
+  }, 60_000, `${n} runs to end`);
+  return Promise.all(runs.map(async (r) => (await t.request("GET", `/v1/runs/${r.id}?expand=steps`, { key: user.key })).body.data));
+}
+
+describe("runs side by side", () => {
+  it("20 runs of a workflow whose steps await a 300 ms API overlap; each run's steps stay in order", async () => {
+    const user = await t.newUser();
+    const runs = await runAll(user, undefined, 20);
+    for (const run of runs) {
+      assert.deepEqual(run.steps.map((s: any) => s.return_value), [true, true]);
+      assert.ok(run.steps[1].started_at_ms >= run.steps[0].ended_at_ms, "a run's second step starts after its first has ended");
+    }
+    // every first step started before any of them ended: all 20 were waiting on the API at once
+    const firsts = runs.map((r) => r.steps[0]);
+    const lastStart = Math.max(...firsts.map((s) => s.started_at_ms));
+    const firstEnd = Math.min(...firsts.map((s) => s.ended_at_ms));
+    assert.ok(lastStart < firstEnd, `the first steps overlap (the last started ${lastStart - firstEnd} ms after the first ended)`);
+  });
+
+  it("settings.concurrency: 1 never overlaps", async () => {
+    const user = await t.newUser();
+    const runs = await runAll(user, { concurrency: 1 }, 5);
+    const spans = runs.map((r) => [r.steps[0].started_at_ms, r.steps[1].ended_at_ms] as const).sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `run ${i + 1} started after run ${i} ended`);
+  });
+});
