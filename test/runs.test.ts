@@ -8,7 +8,7 @@ import { assertErrorEnvelope, detailFields, startApp, waitFor, type TestApp } fr
 // these tests write runs the way it will: through the store's commit (CommitBatch.runs, runSteps,
 // runTrims), for workflows made through the API.
 
-const RUN_FIELDS = ["deployment_current", "deployment_id", "ended_at_ms", "id", "replay_of", "response", "started_at_ms", "status", "summary", "trigger_event", "waiting", "workflow_id"];
+const RUN_FIELDS = ["deployment_current", "deployment_id", "ended_at_ms", "id", "replay_of", "response", "retry_of", "started_at_ms", "status", "summary", "trigger_event", "waiting", "workflow_id"];
 const STEP_FIELDS = ["attempts", "ended_at_ms", "exports", "id", "logs", "name", "return_value", "sends", "started_at_ms", "status"];
 
 interface User {
@@ -45,6 +45,7 @@ function runOf(user: User, w: Workflow, over: Partial<RunRow> = {}): RunRow {
     summary: null,
     response_status: null,
     replay_of: null,
+    retry_of: null,
     started_at_ms: started,
     ended_at_ms: status === "running" || status === "suspended" ? null : started + 5,
     due_at_ms: null,
@@ -132,6 +133,7 @@ describe("workflow runs", () => {
       summary: null,
       response: null,
       replay_of: null,
+      retry_of: null,
       waiting: null,
     });
   });

@@ -47,6 +47,9 @@ program.command("run <id> [run]").description("run a source or workflow now; `ru
   });
 program.command("runs <workflow>").description("a workflow's runs, newest first").option("-f, --follow", "print runs as they start and end").option("--status <status>", "only running, suspended, succeeded, failed, exited or cancelled runs").option("--limit <n>").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).runs(id, o));
+program.command("retry <run>").description("run a failed workflow run again from one of its steps (the one that failed), its earlier steps' results kept")
+  .option("--from <step>", "the step to run again from, by name").option("--original", "run the deployment the run ran, not the current one").option(...json)
+  .action(async (id, o) => (await import("./commands/runs.ts")).retry(id, o));
 program.command("replay <run>").description("run a workflow run's trigger event again, as a new run (of the workflow's current deployment)")
   .option("--original", "run the deployment the run ran, not the current one").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).replay(id, o));

@@ -5655,6 +5655,8 @@ export interface paths {
                                 } | null;
                                 /** @description the run this one replays */
                                 replay_of: string | null;
+                                /** @description the run this one retries from one of its steps (its earlier steps' results are that run's) */
+                                retry_of: string | null;
                                 /** @description what a live run waits for; null when it isn't waiting */
                                 waiting: {
                                     /**
@@ -5823,6 +5825,8 @@ export interface paths {
                                 } | null;
                                 /** @description the run this one replays */
                                 replay_of: string | null;
+                                /** @description the run this one retries from one of its steps (its earlier steps' results are that run's) */
+                                retry_of: string | null;
                                 /** @description what a live run waits for; null when it isn't waiting */
                                 waiting: {
                                     /**
@@ -6054,6 +6058,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/{run_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    run_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the step to run again from, by name (default: the step that failed) */
+                        from_step?: string;
+                        /**
+                         * @description the workflow's current deployment (the default: a fix), or the one the run ran
+                         * @enum {unknown}
+                         */
+                        deployment?: "current" | "original";
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accepted: boolean;
+                                /** @description the new run (`r_...`), replay_of the one replayed */
+                                id: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{run_id}/resume": {
         parameters: {
             query?: never;
@@ -6109,6 +6231,8 @@ export interface paths {
                                 } | null;
                                 /** @description the run this one replays */
                                 replay_of: string | null;
+                                /** @description the run this one retries from one of its steps (its earlier steps' results are that run's) */
+                                retry_of: string | null;
                                 /** @description what a live run waits for; null when it isn't waiting */
                                 waiting: {
                                     /**
@@ -6279,6 +6403,8 @@ export interface paths {
                                 } | null;
                                 /** @description the run this one replays */
                                 replay_of: string | null;
+                                /** @description the run this one retries from one of its steps (its earlier steps' results are that run's) */
+                                retry_of: string | null;
                                 /** @description what a live run waits for; null when it isn't waiting */
                                 waiting: {
                                     /**

@@ -15,6 +15,7 @@ import { DataStores } from "./data-stores/data-stores.ts";
 import { DataStoreSweep } from "./data-stores/sweep.ts";
 import { Runs } from "./workflows/runs.ts";
 import { RunActions } from "./workflows/run-actions.ts";
+import { RunMasks } from "./workflows/run-masks.ts";
 import { DynamicProps } from "./dynamic-props.ts";
 
 /** The domain, as the HTTP layer (and later the runtime) sees it. */
@@ -53,6 +54,7 @@ export class Core {
     this.runActions = new RunActions({ store: deps.store, secrets: deps.secrets, runtime: this.runtime, version: deps.version });
     this.runs = new Runs(deps.store, (user, id) => this.workflows.get(user, id), {
       replay: (user, w, run, deployment) => this.runActions.replay(user, w, run, deployment),
+      retry: (user, w, run, opts) => this.runActions.retry(user, w, run, opts),
       cancel: (run) => this.runActions.cancel(run),
       resume: (run, request) => this.runActions.resume(run, request),
     });
@@ -61,6 +63,9 @@ export class Core {
     this.oauthApps = new OAuthApps(deps);
     this.oauthConnect = new OAuthConnect(deps, this.oauthApps, this.runtime.accountAuth, (err, what) => this.runtime.log(err, what));
     this.envVars = new EnvVars(deps, this.runtime.env, (userId) => this.runtime.changed(userId));
+    // the run API masks the secrets a run used in the values it shows
+    const runMasks = new RunMasks({ store: deps.store, secrets: deps.secrets, accounts: this.runtime.accountAuth, env: this.runtime.env });
+    this.runs.masks = (run) => runMasks.of(run);
     this.dataStores = new DataStores(deps.store);
     this.dataStoreSweep = new DataStoreSweep(deps.store);
     this.events = new Events(

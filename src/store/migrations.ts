@@ -23,6 +23,7 @@ import { quotaReservationsSchema } from "./migrations/020_quota_reservations.ts"
 import { componentTypes } from "./migrations/021_component_types.ts";
 import { runWaitKind } from "./migrations/022_run_wait_kind.ts";
 import { workflowDeployments } from "./migrations/023_workflow_deployments.ts";
+import { runRetries } from "./migrations/024_run_retries.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -52,6 +53,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "021_component_types": componentTypes(),
     "022_run_wait_kind": runWaitKind(dialect),
     "023_workflow_deployments": workflowDeployments(),
+    "024_run_retries": runRetries(),
   };
 }
 

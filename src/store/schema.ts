@@ -288,6 +288,7 @@ export interface WorkflowRunsTable {
   summary: string | null;
   response_status: number | null;
   replay_of: string | null;
+  retry_of: string | null;
   started_at_ms: number;
   ended_at_ms: number | null;
   due_at_ms: number | null;

@@ -132,6 +132,14 @@ export async function replay(runId: string, opts: { json?: boolean; original?: b
   else process.stdout.write(`Replaying ${colors.bold(runId)} as ${colors.bold(data.id)}; see \`tributary run show ${data.id}\`\n`);
 }
 
+export async function retry(runId: string, opts: { json?: boolean; original?: boolean; from?: string }): Promise<void> {
+  const { client } = api();
+  const body = { deployment: opts.original ? ("original" as const) : ("current" as const), ...(opts.from === undefined ? {} : { from_step: opts.from }) };
+  const data = (unwrap(await client.POST("/v1/runs/{run_id}/retry", { params: { path: { run_id: runId } }, body })) as { data: { id: string } }).data;
+  if (opts.json) printJson(data);
+  else process.stdout.write(`Retrying ${colors.bold(runId)}${opts.from ? ` from ${colors.bold(opts.from)}` : ""} as ${colors.bold(data.id)}; see \`tributary run show ${data.id}\`\n`);
+}
+
 export async function resume(runId: string, opts: { json?: boolean; data?: string }): Promise<void> {
   const { client } = api();
   const body = opts.data === undefined ? {} : { data: parseJsonOption("--data", opts.data) };

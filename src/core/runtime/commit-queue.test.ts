@@ -34,7 +34,7 @@ test("workflow runs go with their group, the last write of a run wins, and a ref
     const queue = new CommitQueue(store);
     const run = (id: string, status: RunRow["status"], cursor: number): RunRow => ({
       id, workflow_id: "p_q", user_id: "u_q", deployment_id: "d_q", status, cursor, trigger_event: "{}", trigger_kind: "EMIT",
-      summary: null, response_status: null, replay_of: null, started_at_ms: 1, ended_at_ms: status === "running" ? null : 2, due_at_ms: null,
+      summary: null, response_status: null, replay_of: null, retry_of: null, started_at_ms: 1, ended_at_ms: status === "running" ? null : 2, due_at_ms: null,
       partition: 0, wait: null,
     });
     const step = (runId: string, idx: number, cellId: string | null): RunStepRow => ({

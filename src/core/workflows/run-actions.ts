@@ -3,7 +3,8 @@ import type { SecretBox } from "../../lib/secret-box.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { SourceRuntime } from "../runtime/source-runtime.ts";
-import { newRunState } from "./run-record.ts";
+import { newRunState, type RunState } from "./run-record.ts";
+import { planRetry } from "./run-retry.ts";
 import { checkWaitKey, type WaitAction } from "./run-wait.ts";
 import type { ReplayDeployment } from "./runs.ts";
 import { outsideChange, queuedPhase, storedAs, STEPS_AT_END, type OutsideAction } from "./run-machine.ts";
@@ -41,15 +42,32 @@ export class RunActions {
   async replay(user: UserRow, current: WorkflowRow, of: RunRow, deployment: ReplayDeployment): Promise<string> {
     if (!current.active) throw new AppError("conflict", "this workflow is disabled: enable it (active: true) to replay its runs");
     const w = deployment === "current" ? current : await this.#deployed(current, of.deployment_id);
-    const t = await this.#d.runtime.targets.get(w.id);
-    if (!t) throw notFound("workflow");
-    if (!(await this.#d.runtime.quotas.admit(t, "run"))) throw new AppError("quota_exceeded", "this account has used up its daily quota");
     const now = Date.now();
     const state = newRunState(w, user.id, { id: newId("r_"), startedAt: now, trigger: of.trigger_kind, eventJson: of.trigger_event, replayOf: of.id }, this.#d.version);
     // queued as a run the concurrency gate turned away is: the engine finds both the same way
     Object.assign(state.run, storedAs(queuedPhase(now)));
     // an HTTP run's reply went to its own request; a replay has nobody to answer
     if (state.run.trigger_kind === "HTTP") state.run.response_status = null;
+    return this.#write(w, state);
+  }
+
+  /**
+   * A new run retrying `of` from one of its steps (docs/writing-workflows.md, "Fixing a failed
+   * run"): its earlier steps' committed results copied (run-retry.ts), on the chosen deployment.
+   * Written queued, so the 202 is durable.
+   */
+  async retry(user: UserRow, current: WorkflowRow, of: RunRow, opts: { from?: string; deployment: ReplayDeployment }): Promise<string> {
+    if (!current.active) throw new AppError("conflict", "this workflow is disabled: enable it (active: true) to retry its runs");
+    const w = opts.deployment === "current" ? current : await this.#deployed(current, of.deployment_id);
+    const plan = planRetry(w, user.id, of, await this.#d.store.runs.steps(of.id), { id: newId("r_"), ...(opts.from === undefined ? {} : { from: opts.from }), now: Date.now(), version: this.#d.version });
+    return this.#write(w, plan.state);
+  }
+
+  /** Writes a run that starts queued (a replay, a retry) and tells the engine; its id. */
+  async #write(w: WorkflowRow, state: RunState): Promise<string> {
+    const t = await this.#d.runtime.targets.get(w.id);
+    if (!t) throw notFound("workflow");
+    if (!(await this.#d.runtime.quotas.admit(t, "run"))) throw new AppError("quota_exceeded", "this account has used up its daily quota");
     try {
       await this.#d.store.runs.create(state.run, state.steps);
     } catch (e) {

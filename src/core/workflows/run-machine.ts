@@ -1,6 +1,6 @@
 import type { InvocationError, InvokeResult } from "../../runtime/protocol.ts";
 import type { RunRow, RunStatus, RunStepStatus, WorkflowRow } from "../../store/port.ts";
-import { resultMember, stepLogs, type RunState } from "./run-record.ts";
+import { answersNobody, resultMember, stepLogs, type RunState } from "./run-record.ts";
 import { parseWait, type RunWait } from "./run-wait.ts";
 
 // Every way a run changes state, in one place (docs/architecture.md draws it). A run is in one
@@ -166,7 +166,7 @@ function stepEnded(w: WorkflowRow, state: RunState, step: StepRun, r: InvokeResu
   row.logs = stepLogs(r);
   // the trigger got the first response given; a later $.respond changes nothing
   // (a replay's request was answered when it was accepted: nobody gets its run's reply)
-  if (r.response && run.response_status === null && run.replay_of === null) run.response_status = r.response.status;
+  if (r.response && run.response_status === null && !answersNobody(run)) run.response_status = r.response.status;
   if (report?.summary !== undefined) run.summary = report.summary;
 
   if (r.error) {
@@ -312,7 +312,7 @@ function waitFor(state: RunState, phase: RunPhase): void {
  * accepted: nobody waits for its run's reply, which stays null.
  */
 function noAnswer(run: RunRow): void {
-  if (run.trigger_kind === "HTTP" && run.response_status === null && run.replay_of === null) run.response_status = 502;
+  if (run.trigger_kind === "HTTP" && run.response_status === null && !answersNobody(run)) run.response_status = 502;
 }
 
 function end(state: RunState, status: EndStatus, now: number): void {

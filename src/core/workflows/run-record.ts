@@ -33,7 +33,7 @@ export function stepContext(run: RunRow): InvocationContext & { runId: string } 
 
 function contextOf(w: WorkflowRow, run: RunRow, version: string, emitterId: string): RunContextInfo {
   const context: RunContextInfo = { ...workflowContext(w, stepContext(run), version), workflow_name: w.name, emitter_id: emitterId };
-  return run.replay_of ? Object.assign(context, { replay: true }) : context;
+  return run.replay_of || run.retry_of ? Object.assign(context, { replay: true }) : context;
 }
 
 function pendingStep(runId: string, w: WorkflowRow, idx: number): RunStepRow {
@@ -61,6 +61,7 @@ export interface NewRun {
   trigger: RunRow["trigger_kind"];
   eventJson: string | undefined;
   replayOf?: string;
+  retryOf?: string;
   /** the emitter whose event started it (a delivery), else the workflow */
   emitterId?: string;
 }
@@ -80,6 +81,7 @@ export function newRunState(w: WorkflowRow, userId: string, n: NewRun, version: 
     // an HTTP trigger without custom_response was answered 200 {"success": true} when accepted
     response_status: n.trigger === "HTTP" && !w.trigger.custom_response ? 200 : null,
     replay_of: n.replayOf ?? null,
+    retry_of: n.retryOf ?? null,
     started_at_ms: n.startedAt,
     ended_at_ms: null,
     due_at_ms: null,
@@ -166,4 +168,9 @@ export class RunTrims {
     this.#counts.set(workflowId, (n + 1) % RunTrims.TRIM_EVERY);
     return n === 0;
   }
+}
+
+/** A replay's or a retry's request was answered when it was accepted: nobody waits for its run's reply. */
+export function answersNobody(run: RunRow): boolean {
+  return run.replay_of !== null || run.retry_of !== null;
 }

@@ -4,6 +4,7 @@ import { sendView, type SendView } from "./run-sends.ts";
 import type { RunWait } from "./run-wait.ts";
 import { phaseOf } from "./run-machine.ts";
 import type { CallbackRequest } from "./run-actions.ts";
+import type { SecretMask } from "../runtime/secret-mask.ts";
 
 // Workflow runs (docs/writing-workflows.md), as the API shows them. The engine writes them (CommitBatch.runs);
 // here they are read, replayed and cancelled, each only by the user who owns the workflow.
@@ -54,6 +55,8 @@ export interface RunSteps {
   sends: Array<Omit<RunSendRow, "request">>;
   /** the workflow's current deployment (a run runs the one it started on) */
   currentDeployment: string | undefined;
+  /** masks the secrets the run used in what it shows (run-masks.ts); undefined: it used none */
+  mask?: SecretMask | undefined;
 }
 
 export interface RunView {
@@ -69,6 +72,7 @@ export interface RunView {
   summary: string | null;
   response: { status: number } | null;
   replay_of: string | null;
+  retry_of: string | null;
   /** what a live run waits for, and until when (null: until resumed); null when it isn't waiting */
   waiting: { for: RunWait["kind"]; step_index: number; until_ms: number | null } | null;
   steps?: RunStepView[];
@@ -77,6 +81,8 @@ export interface RunView {
 export interface RunControls {
   /** starts a new run of the workflow's current deployment with the run's event; its id */
   replay: (user: UserRow, w: WorkflowRow, run: RunRow, deployment: ReplayDeployment) => Promise<string>;
+  /** starts a new run retrying the run from one of its steps (default: the one that failed); its id */
+  retry: (user: UserRow, w: WorkflowRow, run: RunRow, opts: { from?: string; deployment: ReplayDeployment }) => Promise<string>;
   /** cancels a running or suspended run */
   cancel: (run: RunRow) => Promise<void>;
   /** a suspended run goes on now, as its resume URL would */
@@ -136,9 +142,17 @@ export class Runs {
     return run;
   }
 
+  /** the mask of the secrets a run used (core.ts sets it: run-masks.ts), built once per request */
+  masks: ((run: RunRow) => Promise<SecretMask | undefined>) | undefined;
+
   async steps(run: RunRow): Promise<RunSteps> {
-    const [rows, sends, w] = await Promise.all([this.#store.runs.steps(run.id), this.#store.runSends.forRun(run.id, MAX_SENDS_SHOWN), this.#store.workflows.byId(run.workflow_id)]);
-    return { rows, sends, currentDeployment: w?.deployment_id };
+    const [rows, sends, w, mask] = await Promise.all([
+      this.#store.runs.steps(run.id),
+      this.#store.runSends.forRun(run.id, MAX_SENDS_SHOWN),
+      this.#store.workflows.byId(run.workflow_id),
+      this.masks?.(run),
+    ]);
+    return { rows, sends, currentDeployment: w?.deployment_id, mask };
   }
 
   /** a page of the workflow's runs, with the workflow's current deployment */
@@ -164,25 +178,30 @@ export class Runs {
       deployment_current: currentDeployment === undefined ? null : currentDeployment === run.deployment_id,
       started_at_ms: run.started_at_ms,
       ended_at_ms: run.ended_at_ms,
-      summary: run.summary,
+      summary: run.summary === null || !steps?.mask ? run.summary : steps.mask.text(run.summary),
       response: run.response_status === null ? null : { status: run.response_status },
       replay_of: run.replay_of,
+      retry_of: run.retry_of,
       waiting: waitingOf(run),
     };
     if (steps) {
       // a step's row is written when it ends: the one a running run is on (and not waiting
       // to retry) is running now
       const current = phaseOf(run).kind === "driving" ? run.cursor : -1;
+      // return values and exports are stored as the steps after read them: masked only here
+      // (logs and errors were masked when written; again here for runs from before that)
+      const mask = steps.mask;
+      const masked = <T extends string | null>(json: T): T => (mask && json !== null ? (mask.json(json) as T) : json);
       out.steps = steps.rows.map((s) => ({
         name: s.name,
         id: s.cell_id,
         status: s.idx === current && s.status === "pending" ? "running" : s.status,
         started_at_ms: s.started_at_ms,
         ended_at_ms: s.ended_at_ms,
-        return_value: shown(s.return_value, valueMax),
-        exports: s.exports === null ? {} : shown(s.exports, valueMax),
-        logs: s.logs === null ? [] : (JSON.parse(s.logs) as unknown[]),
-        ...(s.error === null ? {} : { error: JSON.parse(s.error) as unknown }),
+        return_value: shown(masked(s.return_value), valueMax),
+        exports: s.exports === null ? {} : shown(masked(s.exports), valueMax),
+        logs: s.logs === null ? [] : (JSON.parse(masked(s.logs)) as unknown[]),
+        ...(s.error === null ? {} : { error: JSON.parse(masked(s.error)) as unknown }),
         attempts: s.attempts,
         sends: steps.sends.filter((x) => x.step_idx === s.idx).map(sendView),
       }));
@@ -197,6 +216,12 @@ export class Runs {
   async replay(user: UserRow, runId: string, deployment: ReplayDeployment = "current"): Promise<string> {
     const run = await this.get(user, runId);
     return this.#actions.replay(user, await this.#workflow(user, run.workflow_id), run, deployment);
+  }
+
+  /** a new run retrying the run from one of its steps, on the current deployment or its own; its id */
+  async retry(user: UserRow, runId: string, opts: { from?: string; deployment: ReplayDeployment }): Promise<string> {
+    const run = await this.get(user, runId);
+    return this.#actions.retry(user, await this.#workflow(user, run.workflow_id), run, opts);
   }
 
   /** resumes a suspended run (409 when it isn't); returns it as it is after */

@@ -56,6 +56,7 @@ export const Run = Type.Object({
   summary: nullable(Type.String()),
   response: nullable(Type.Object({ status: Type.Integer() }, { description: "the HTTP reply an HTTP trigger got" })),
   replay_of: nullable(Type.String({ description: "the run this one replays" })),
+  retry_of: nullable(Type.String({ description: "the run this one retries from one of its steps (its earlier steps' results are that run's)" })),
   waiting: nullable(
     Type.Object(
       {
@@ -130,6 +131,34 @@ export function runRoutes(core: Core): FastifyPluginAsyncTypebox {
       },
       async (req, reply) => {
         const id = await runs.replay(req.user, req.params.run_id, req.body?.deployment ?? "current");
+        return reply.status(202).send({ data: { accepted: true, id } });
+      },
+    );
+
+    app.post(
+      "/runs/:run_id/retry",
+      {
+        schema: {
+          tags,
+          params: RunParams,
+          body: Type.Optional(
+            Type.Union([
+              Type.Object(
+                {
+                  from_step: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "the step to run again from, by name (default: the step that failed)" })),
+                  deployment: Type.Optional(Type.Enum(["current", "original"], { description: "the workflow's current deployment (the default: a fix), or the one the run ran" })),
+                },
+                { additionalProperties: false },
+              ),
+              Type.Null(),
+            ]),
+          ),
+          response: withErrors({ 202: data(Replayed) }, [409, 429]),
+        },
+      },
+      async (req, reply) => {
+        const body = req.body ?? {};
+        const id = await runs.retry(req.user, req.params.run_id, { ...(body.from_step === undefined ? {} : { from: body.from_step }), deployment: body.deployment ?? "current" });
         return reply.status(202).send({ data: { accepted: true, id } });
       },
     );

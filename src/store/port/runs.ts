@@ -23,6 +23,8 @@ export interface RunRow {
   response_status: number | null;
   /** the run this one replays */
   replay_of: string | null;
+  /** the run this one retries from one of its steps (its earlier steps' results are the original's) */
+  retry_of: string | null;
   started_at_ms: number;
   ended_at_ms: number | null;
   /**

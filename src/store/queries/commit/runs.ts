@@ -21,6 +21,7 @@ const RUN_COLUMNS = [
   "summary",
   "response_status",
   "replay_of",
+  "retry_of",
   "started_at_ms",
   "ended_at_ms",
   "due_at_ms",

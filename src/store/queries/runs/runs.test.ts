@@ -37,6 +37,7 @@ function run(i: number, over: Partial<RunRow> = {}): RunRow {
     summary: null,
     response_status: null,
     replay_of: null,
+    retry_of: null,
     started_at_ms: 1_000 + i,
     ended_at_ms: null,
     due_at_ms: null,

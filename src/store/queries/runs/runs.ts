@@ -23,6 +23,7 @@ function toRun(r: Selectable<WorkflowRunsTable>): RunRow {
     summary: r.summary,
     response_status: num(r.response_status),
     replay_of: r.replay_of,
+    retry_of: r.retry_of ?? null,
     started_at_ms: Number(r.started_at_ms),
     ended_at_ms: num(r.ended_at_ms),
     due_at_ms: num(r.due_at_ms),
