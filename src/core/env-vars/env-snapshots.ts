@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { EnvVarStore } from "../../store/port.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { EnvText } from "../../runtime/protocol.ts";
+import type { NamedSecret } from "../runtime/secret-mask.ts";
 
 // Every run of a user's components carries the user's environment variables (process.env), so
 // each user's are kept here, opened and already as the JSON text the runner takes, with its
@@ -12,9 +13,15 @@ import type { EnvText } from "../../runtime/protocol.ts";
 // write) an entry is also read again after `ttlMs`. A read opens only values whose sealed text
 // changed: each is opened once per change, not once per run or per read.
 
-interface Snapshot {
+/** What a run of the user's is given, and what of it its output must not show. */
+export interface EnvForRun {
   /** the variables as a JSON object's text and its version, or undefined when there are none */
   text: EnvText | undefined;
+  /** the secret variables' opened values (runtime/secret-mask.ts masks them in what runs show) */
+  secrets: readonly NamedSecret[];
+}
+
+interface Snapshot extends EnvForRun {
   /** name -> [sealed, opened], what the next read reuses */
   opened: Map<string, [string, string]>;
 }
@@ -45,9 +52,15 @@ export class EnvSnapshots {
    * promise only when they must be read. Rejects only when the store can't be read.
    */
   snapshot(userId: string): EnvText | undefined | Promise<EnvText | undefined> {
+    const run = this.forRun(userId);
+    return run instanceof Promise ? run.then((s) => s.text) : run.text;
+  }
+
+  /** The user's variables with their secret ones' values: as `snapshot`, for a run. */
+  forRun(userId: string): EnvForRun | Promise<EnvForRun> {
     const entry = this.#entries.get(userId);
     const now = this.#ttlMs === Infinity ? 1 : Date.now();
-    if (entry && entry.expires > now) return entry.done ? entry.done.text : entry.value.then((s) => s.text);
+    if (entry && entry.expires > now) return entry.done ?? entry.value;
     const previous = entry?.done?.opened;
     const mine: Entry = { expires: now + this.#ttlMs, value: this.#load(userId, previous) };
     if (!this.#entries.has(userId) && this.#entries.size >= MAX_USERS) this.#entries.delete(this.#entries.keys().next().value!);
@@ -57,7 +70,7 @@ export class EnvSnapshots {
       // a failed read is not kept: the next run tries the store again
       () => void (this.#entries.get(userId) === mine && this.#entries.delete(userId)),
     );
-    return mine.value.then((s) => s.text);
+    return mine.value;
   }
 
   /** The user's variables changed (here or on another node): the next run reads them again. */
@@ -69,7 +82,8 @@ export class EnvSnapshots {
   async #load(userId: string, previous: Map<string, [string, string]> | undefined): Promise<Snapshot> {
     const rows = await this.#store.list(userId);
     const opened = new Map<string, [string, string]>();
-    if (rows.length === 0) return { text: undefined, opened };
+    if (rows.length === 0) return { text: undefined, secrets: [], opened };
+    const secrets: NamedSecret[] = [];
     // no prototype: a variable may be named __proto__
     const env = Object.create(null) as Record<string, string>;
     for (const r of rows) {
@@ -77,10 +91,11 @@ export class EnvSnapshots {
       const plain = known && known[0] === r.value ? known[1] : this.#secrets.open(r.value);
       opened.set(r.name, [r.value, plain]);
       env[r.name] = plain;
+      if (r.secret) secrets.push({ name: r.name, value: plain });
     }
     const json = JSON.stringify(env);
     // the owner is in the hash: two users' runs never share a version the runner holds
     const version = createHash("sha256").update(userId).update("\n").update(json).digest("base64url");
-    return { text: { version, json }, opened };
+    return { text: { version, json }, secrets, opened };
   }
 }

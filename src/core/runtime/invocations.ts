@@ -23,6 +23,7 @@ import { codeOf, isDurable, triggerOf, type Committed, type InvokeOptions, type 
 import type { Next } from "../workflows/run-machine.ts";
 import { accountFailure, type AccountError } from "../accounts/account-error.ts";
 import { storeFailure, unopenableStores } from "../data-stores/store-refs.ts";
+import { SecretMasks, type NamedSecret } from "./secret-mask.ts";
 
 // Runs one invocation of an emitter (a source, or a workflow's steps) and commits its result
 // (docs/architecture.md): emits ordered by ts and deduped, db and dedupe state, $errors and $logs, usage,
@@ -71,6 +72,8 @@ export class Invocations {
   readonly #d: InvocationDeps;
   readonly #rows: EventRows;
   readonly #runTrims = new RunTrims();
+  /** what a result shows has the secrets its run used masked (secret-mask.ts) */
+  readonly #masks = new SecretMasks();
   readonly #tails = new Map<string, Promise<unknown>>();
   /** deleted emitters: results still in flight for them are dropped, not committed */
   readonly #deleted = new Set<string>();
@@ -125,18 +128,20 @@ export class Invocations {
     // props may need a read (a connected account's auth): read along with the state
     let accountError: AccountError | undefined;
     const cellId = step?.run.step !== undefined ? t.workflow?.steps[step.run.step]?.id : undefined;
-    const props = runtimeProps(t, this.#d.secrets, this.#d.accounts, (e) => (accountError ??= e), cellId);
+    const propSecrets: NamedSecret[] = [];
+    const props = runtimeProps(t, this.#d.secrets, this.#d.accounts, (e) => (accountError ??= e), cellId, propSecrets);
     // the owner's process.env: from memory, read only after a change (env-snapshots.ts)
-    const env = this.#d.env.snapshot(t.user.id);
+    const env = this.#d.env.forRun(t.user.id);
     // the stores it opens are the user's still (saved so, but deleted or not, checked each run)
     const dataStores = dataStoresOf(t, cellId);
     const refusedStores = dataStores && unopenableStores(this.#d.store.dataStores, t.user.id, dataStores);
-    const [state, propValues, envText, unopenable] = await Promise.all([this.#rows.state(t.source), props, env, refusedStores]).catch((e: unknown) => {
+    const [state, propValues, { text: envText, secrets: envSecrets }, unopenable] = await Promise.all([this.#rows.state(t.source), props, env, refusedStores]).catch((e: unknown) => {
       if (!opts.dryRun) this.#d.usage.end(t.user);
       throw e;
     });
     const ctx: InvocationContext = step ? step.ctx : { kind, startedAt: Date.now(), eventJson, trigger: triggerOf(opts) };
     if (step) propValues.$run = step.run;
+    const mask = this.#masks.of(envSecrets, propSecrets);
     const refused = accountError ? accountFailure(accountError, cellId) : unopenable?.length ? storeFailure(unopenable, cellId) : undefined;
     const pending = refused ? Promise.resolve(refused) : this.#d.invoker.invoke({
       sourceId: t.source.id,
@@ -168,8 +173,10 @@ export class Invocations {
     );
     const metrics = this.#d.metrics;
     if (metrics) void pending.then((r) => metrics.invocation(kind, !r.error, r.wallMs));
-    if (opts.dryRun) return pending.then((result) => ({ result }));
-    const done = this.#inOrder(t, state, ctx, pending, opts);
+    // masked once, here: the step's rows, $logs and $errors are all written from this result
+    const shown = mask ? pending.then((r) => mask.result(r)) : pending;
+    if (opts.dryRun) return shown.then((result) => ({ result }));
+    const done = this.#inOrder(t, state, ctx, shown, opts);
     if (dataStores) void done.then(releaseWrites, releaseWrites);
     return done;
   }

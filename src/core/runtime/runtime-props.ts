@@ -8,6 +8,7 @@ import type { WorkflowStepRow } from "../../store/port.ts";
 import type { PropDefinition } from "../../runtime/types.ts";
 import { dataStoreIds } from "../data-stores/store-refs.ts";
 import { AccountError } from "../accounts/account-error.ts";
+import type { NamedSecret } from "./secret-mask.ts";
 
 /** Hears why an account's auth couldn't be had (the run then fails with it, not with a 401). */
 export type OnAccountError = (e: AccountError) => void;
@@ -19,6 +20,8 @@ export type OnAccountError = (e: AccountError) => void;
  * A promise only when an account has to be read; a missing account gives an empty auth, so
  * the run fails the way a revoked credential would. An account whose tokens can't be made fresh
  * is told to `onAccountError` (for a workflow, only when it is `cellId`'s, the step that runs).
+ * The secret props' opened values and the accounts' auth are added to `found` (by the time the
+ * values are had), for the mask of what the run shows (secret-mask.ts).
  */
 export function runtimeProps(
   t: Target,
@@ -26,21 +29,40 @@ export function runtimeProps(
   accounts: AccountAuth,
   onAccountError: OnAccountError,
   cellId?: string,
+  found?: NamedSecret[],
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
-  if (t.workflow) return stepProps(t.workflow.steps, t.user.id, secrets, accounts, onAccountError, cellId);
-  return resolve(withAdded(t.component.meta, t.source.props).props, t.source.props, t.endpointUrl, t.user.id, secrets, accounts, onAccountError);
+  if (t.workflow) return stepProps(t.workflow.steps, t.user.id, secrets, accounts, onAccountError, cellId, found);
+  return resolve(withAdded(t.component.meta, t.source.props).props, t.source.props, t.endpointUrl, t.user.id, secrets, accounts, onAccountError, found);
+}
+
+/**
+ * The secrets a workflow's steps are given (secret props, accounts' auth), for masking what the
+ * run API shows of a run of them; an account whose auth can't be had gives none.
+ */
+export async function workflowSecrets(steps: WorkflowStepRow[], userId: string, secrets: SecretBox, accounts: AccountAuth): Promise<NamedSecret[]> {
+  const found: NamedSecret[] = [];
+  await stepProps(steps, userId, secrets, accounts, () => undefined, undefined, found);
+  return found;
 }
 
 /**
  * A workflow's props: each step's, by its cell id (docs/writing-workflows.md, "Props"). Expressions stay as written:
  * they are evaluated in the step's isolate, with the results of the steps before it.
  */
-function stepProps(steps: WorkflowStepRow[], userId: string, secrets: SecretBox, accounts: AccountAuth, onAccountError: OnAccountError, cellId?: string) {
+function stepProps(
+  steps: WorkflowStepRow[],
+  userId: string,
+  secrets: SecretBox,
+  accounts: AccountAuth,
+  onAccountError: OnAccountError,
+  cellId: string | undefined,
+  found: NamedSecret[] | undefined,
+) {
   const out: Record<string, unknown> = {};
   let reads: Promise<void>[] | undefined;
   for (const step of steps) {
     if (!step.meta || !step.props || Object.keys(step.props).length === 0) continue;
-    const values = resolve(withAdded(step.meta, step.props).props, step.props, null, userId, secrets, accounts, step.id === cellId ? onAccountError : () => undefined);
+    const values = resolve(withAdded(step.meta, step.props).props, step.props, null, userId, secrets, accounts, step.id === cellId ? onAccountError : () => undefined, found);
     if (values instanceof Promise) (reads ??= []).push(values.then((v) => void (out[step.id] = v)));
     else out[step.id] = values;
   }
@@ -55,15 +77,19 @@ function resolve(
   secrets: SecretBox,
   accounts: AccountAuth,
   onAccountError: OnAccountError,
+  found: NamedSecret[] | undefined,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   let reads: Promise<void>[] | undefined;
-  const readAccount = (name: string, value: unknown) =>
+  const readAccount = (p: PropDefinition, value: unknown) =>
     accounts.auth(userId, accountIdOf(value)!).then(
-      (auth) => void (out[name] = auth ?? {}),
+      (auth) => {
+        out[p.name] = auth ?? {};
+        if (found && auth) authSecrets(`account:${p.app ?? p.name}`, auth, found);
+      },
       (e: unknown) => {
         if (!(e instanceof AccountError)) throw e;
-        out[name] = {};
+        out[p.name] = {};
         onAccountError(e);
       },
     );
@@ -76,14 +102,26 @@ function resolve(
       const { name: _name, ...definition } = p;
       out[p.name] = definition;
     } else if (value === undefined) continue;
-    else if (p.secret && typeof value === "string") out[p.name] = JSON.parse(secrets.open(value));
-    else if (p.type === "app" && accountIdOf(value) !== undefined) (reads ??= []).push(readAccount(p.name, value));
+    else if (p.secret && typeof value === "string") {
+      const opened: unknown = JSON.parse(secrets.open(value));
+      out[p.name] = opened;
+      if (found && typeof opened === "string") found.push({ name: p.name, value: opened });
+    } else if (p.type === "app" && accountIdOf(value) !== undefined) (reads ??= []).push(readAccount(p, value));
     else out[p.name] = value;
   }
   // the definitions of props additionalProps() added, for the isolate's `this` (isolate/this.js)
   const added = addedOf(stored);
   if (added.length > 0) out[ADDED] = Object.fromEntries(added.map(({ name, ...def }) => [name, def]));
   return reads ? Promise.all(reads).then(() => out) : out;
+}
+
+/**
+ * Every string in an account's auth: which of its fields are secret is the app's to say, and a
+ * token may sit under any name, so all are masked (ids and domains with them).
+ */
+function authSecrets(name: string, auth: unknown, found: NamedSecret[]): void {
+  if (typeof auth === "string") found.push({ name, value: auth });
+  else if (auth !== null && typeof auth === "object") for (const v of Object.values(auth)) authSecrets(name, v, found);
 }
 
 /**
