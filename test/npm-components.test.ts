@@ -69,6 +69,25 @@ const PACKAGES: FixturePackage[] = [
         };`,
     },
   },
+  // shaped like got 12+ (ESM): named imports of node:url's urlToHttpOptions and of node:http2,
+  // which the sandbox lacks (a stand-in that fails only when called)
+  {
+    name: "got-shaped",
+    version: "16.0.0",
+    type: "module",
+    main: "index.js",
+    files: {
+      "index.js": `import { urlToHttpOptions } from "node:url";
+        import http2 from "node:http2";
+        import { connect } from "node:http2";
+        export const options = (u) => ({ ...urlToHttpOptions(new URL(u)) });
+        export const h2 = () => { try { connect("https://a.example"); return "connected"; } catch (e) { return e.message; } };
+        import { Http2ServerResponse, constants as h2c } from "node:http2";
+        export const h2type = typeof http2;
+        export const isH2 = (d) => d instanceof Http2ServerResponse;
+        export const h2const = typeof h2c.NGHTTP2_CANCEL;`,
+    },
+  },
   // ~1.2 MB each, incompressible enough: two of them pass a 1 MiB cache cap
   { name: "big-a", version: "1.0.0", files: { "index.js": `module.exports = "a";`, "blob.txt": noise(1_200_000, 1) } },
   { name: "big-b", version: "1.0.0", files: { "index.js": `module.exports = "b";`, "blob.txt": noise(1_200_000, 2) } },
@@ -260,6 +279,19 @@ describe("Node's modules, as CommonJS and by subpath", () => {
         this.$emit({ heard, keepAlive: agent.keepAlive });
       } }`);
     assert.deepEqual(got, { heard: 1, keepAlive: true });
+  });
+
+  it("url.urlToHttpOptions is Node's, and node:http2's names import (got 12+ imports both by name)", async () => {
+    const got = await runOnce(t, `import { options, h2, h2type, isH2, h2const } from "got-shaped";
+      export default { run() {
+        this.$emit({ plain: options("https://a.example:8443/p/q?x=1#h"), auth: options("http://us%40r:p%3Aw@[::1]/"), h2: h2(), h2type, isH2: isH2({}), h2const });
+      } }`);
+    assert.deepEqual(got.plain, { protocol: "https:", hostname: "a.example", hash: "#h", search: "?x=1", pathname: "/p/q", path: "/p/q?x=1", href: "https://a.example:8443/p/q?x=1#h", port: 8443 });
+    assert.deepEqual(got.auth, { protocol: "http:", hostname: "::1", hash: "", search: "", pathname: "/", path: "/", href: "http://us%40r:p%3Aw@[::1]/", auth: "us@r:p:w" });
+    assert.equal(got.h2, "http2.connect is not available in the sandbox");
+    assert.equal(got.h2type, "function");
+    assert.equal(got.isH2, false, "instanceof a missing module's class is false, not a TypeError");
+    assert.equal(got.h2const, "function", "a missing module's constants load (each a stand-in)");
   });
 
   it("stream/web is the sandbox's own WHATWG streams (the globals)", async () => {

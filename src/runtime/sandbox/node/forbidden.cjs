@@ -11,6 +11,8 @@ const NAMES = {
   child_process: ["spawn", "exec", "execSync", "execFile", "fork", "spawnSync"],
   worker_threads: ["Worker", "isMainThread", "parentPort", "workerData"],
   dns: ["lookup", "resolve", "promises"],
+  // got 12+ imports these by name (\`destination instanceof Http2ServerResponse\`, http2.constants)
+  http2: ["connect", "constants", "createServer", "createSecureServer", "Http2ServerRequest", "Http2ServerResponse", "getDefaultSettings", "getPackedSettings", "getUnpackedSettings", "sensitiveHeaders"],
 };
 
 function forbidden(name, keys) {

@@ -1,6 +1,7 @@
 // node:url for bundled packages: the legacy API of the `url` package (parse, format, resolve) and
 // what Node exports beside it that the package lacks: the WHATWG URL classes (Shopify's client
-// does `new (require("url").URL)(...)`), fileURLToPath and pathToFileURL, domainToASCII.
+// does `new (require("url").URL)(...)`), fileURLToPath and pathToFileURL, domainToASCII, and
+// urlToHttpOptions (got 12+ and http2-wrapper import it).
 import legacy from "url/";
 import { URL, URLSearchParams } from "url";
 
@@ -26,6 +27,25 @@ export const domainToASCII = (domain) => {
     return "";
   }
 };
+// Node's own (lib/internal/url.js): a URL as http.request's options
+export function urlToHttpOptions(url) {
+  const { hostname, pathname, port, username, password, search } = url;
+  const options = {
+    __proto__: null,
+    ...url, // a URL extended with own properties keeps them, as in Node
+    protocol: url.protocol,
+    hostname: hostname && hostname[0] === "[" ? hostname.slice(1, -1) : hostname,
+    hash: url.hash,
+    search,
+    pathname,
+    path: `${pathname || ""}${search || ""}`,
+    href: url.href,
+  };
+  if (port !== "") options.port = Number(port);
+  if (username || password) options.auth = `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
+  return options;
+}
+
 export const domainToUnicode = (domain) => String(domain);
 
-export default { parse, resolve, resolveObject, format, Url, URL, URLSearchParams, fileURLToPath, pathToFileURL, domainToASCII, domainToUnicode };
+export default { parse, resolve, resolveObject, format, Url, URL, URLSearchParams, fileURLToPath, pathToFileURL, urlToHttpOptions, domainToASCII, domainToUnicode };
