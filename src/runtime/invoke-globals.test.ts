@@ -66,6 +66,44 @@ describe("invoke: sandbox globals and provided modules", () => {
       host: "example.com:8080", x: "1", p: "q=%C3%A9%26", len: 6, back: "héllo", clone: 2, uuid: true, invalid: false }]);
   });
 
+  it("TextDecoder takes UTF-16 and windows-1252 (latin1) as Node's does (got 12+ makes a utf-16le one when it loads)", async () => {
+    // each case: [label, bytes, options, chunks for {stream: true} or undefined]
+    const cases: [string, number[], { fatal?: boolean; ignoreBOM?: boolean }, number[] | undefined][] = [
+      ["utf-16le", [0xff, 0xfe, 0x68, 0x00, 0xe9, 0x00, 0x3d, 0xd8, 0x00, 0xde], {}, undefined],
+      ["utf-16le", [0xff, 0xfe, 0x68, 0x00], { ignoreBOM: true }, undefined],
+      ["UTF-16", [0x68, 0x00, 0x3d, 0xd8, 0x00, 0xde, 0x69], {}, [3, 5, 7]],
+      ["utf-16be", [0x00, 0x68, 0xd8, 0x3d, 0xde, 0x00], {}, undefined],
+      ["utf-16le", [0x00, 0xdc, 0x68, 0x00], {}, undefined],
+      ["latin1", [0x68, 0xe9, 0x80, 0x9f, 0xff], {}, undefined],
+      ["ascii", [0x41, 0x93, 0x94], {}, undefined],
+    ];
+    const r = await run(`export default { run(cases) {
+      const out = cases.map(([label, bytes, opts, cuts]) => {
+        const d = new TextDecoder(label, opts);
+        if (!cuts) return [d.encoding, d.decode(new Uint8Array(bytes))];
+        let text = "", at = 0;
+        for (const c of cuts) { text += d.decode(new Uint8Array(bytes.slice(at, c)), { stream: c < bytes.length }); at = c; }
+        return [d.encoding, text + d.decode()];
+      });
+      let fatal; try { new TextDecoder("utf-16le", { fatal: true }).decode(new Uint8Array([0x00, 0xdc])); } catch (e) { fatal = e.name; }
+      let unknown; try { new TextDecoder("klingon"); } catch (e) { unknown = e.name; }
+      this.$emit({ out, fatal, unknown, utf8: new TextDecoder().encoding });
+    } }`, { event: cases });
+    assert.equal(r.error, undefined, r.error?.message);
+    const node = cases.map(([label, bytes, opts, cuts]) => {
+      const d = new TextDecoder(label, opts);
+      if (!cuts) return [d.encoding, d.decode(new Uint8Array(bytes))];
+      let text = "";
+      let at = 0;
+      for (const c of cuts) {
+        text += d.decode(new Uint8Array(bytes.slice(at, c)), { stream: c < bytes.length });
+        at = c;
+      }
+      return [d.encoding, text + d.decode()];
+    });
+    assert.deepEqual(events(r)[0], { out: node, fatal: "TypeError", unknown: "RangeError", utf8: "utf-8" });
+  });
+
   it("fetch to 127.0.0.1 is refused, and allowed when in fetchAllow (redirects followed)", async () => {
     const code = `export default { async run(url) { try { const res = await fetch(url, { method: "POST", body: "hi" });
       this.$emit({ status: res.status, url: res.url, redirected: res.redirected, body: await res.json(), x: res.headers.get("x-test") });

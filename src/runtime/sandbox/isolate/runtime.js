@@ -144,21 +144,82 @@ class TextEncoder {
   }
 }
 
+// The encodings Node's TextDecoder is asked for in practice: UTF-8 (the host decodes it), UTF-16
+// (got 12+ makes a "utf-16le" decoder when it loads) and windows-1252, which the WHATWG labels
+// latin1, iso-8859-1 and ascii name. Labels as the Encoding Standard lists them.
+const ENCODING_LABELS = {
+  "utf-8": ["utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8"],
+  "utf-16le": ["utf-16le", "utf-16", "ucs-2", "unicode", "csunicode", "iso-10646-ucs-2", "unicodefeff"],
+  "utf-16be": ["utf-16be", "unicodefffe"],
+  "windows-1252": ["windows-1252", "latin1", "iso-8859-1", "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987", "l1", "ascii", "us-ascii", "cp1252", "cp819", "csisolatin1", "ibm819", "iso-ir-100", "x-cp1252", "ansi_x3.4-1968"],
+};
+// bytes 0x80-0x9f of windows-1252 (the rest are the same code points)
+const CP1252_HIGH = "\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178";
+
 class TextDecoder {
+  #encoding;
   #fatal;
   #ignoreBOM;
+  // UTF-16 across `{stream: true}` calls: a byte or a high surrogate waiting for its other half
+  #pending = [];
+  #started = false;
   constructor(label = "utf-8", options = {}) {
-    if (!/^\s*(utf-?8|unicode-1-1-utf-8)\s*$/i.test(String(label))) throw new RangeError(`The "${label}" encoding is not supported`);
+    const wanted = String(label).trim().toLowerCase();
+    this.#encoding = Object.keys(ENCODING_LABELS).find((e) => ENCODING_LABELS[e].includes(wanted));
+    if (!this.#encoding) throw new RangeError(`The "${label}" encoding is not supported`);
     this.#fatal = Boolean(options.fatal);
     this.#ignoreBOM = Boolean(options.ignoreBOM);
   }
   get encoding() {
-    return "utf-8";
+    return this.#encoding;
   }
-  decode(input) {
-    if (input === undefined) return "";
-    const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    return call("decode", bytes, this.#fatal, this.#ignoreBOM);
+  get fatal() {
+    return this.#fatal;
+  }
+  get ignoreBOM() {
+    return this.#ignoreBOM;
+  }
+  decode(input, options = {}) {
+    const bytes = input === undefined ? new Uint8Array(0) : input instanceof ArrayBuffer ? new Uint8Array(input) : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    if (this.#encoding === "utf-8") return call("decode", bytes, this.#fatal, this.#ignoreBOM);
+    if (this.#encoding === "windows-1252") {
+      let out = "";
+      for (let i = 0; i < bytes.length; i++) out += bytes[i] >= 0x80 && bytes[i] < 0xa0 ? CP1252_HIGH[bytes[i] - 0x80] : String.fromCharCode(bytes[i]);
+      return out;
+    }
+    return this.#utf16(bytes, Boolean(options?.stream));
+  }
+  #utf16(bytes, stream) {
+    const all = this.#pending.length ? [...this.#pending, ...bytes] : bytes;
+    const le = this.#encoding === "utf-16le";
+    const units = [];
+    let i = 0;
+    for (; i + 1 < all.length; i += 2) units.push(le ? all[i] | (all[i + 1] << 8) : (all[i] << 8) | all[i + 1]);
+    const odd = i < all.length ? [all[i]] : [];
+    // a high surrogate at the end may be completed by the next chunk
+    const keepHigh = stream && units.length && units.at(-1) >= 0xd800 && units.at(-1) <= 0xdbff;
+    const held = keepHigh ? units.pop() : undefined;
+    this.#pending = stream ? [...(held === undefined ? [] : le ? [held & 0xff, held >> 8] : [held >> 8, held & 0xff]), ...odd] : [];
+    const bad = () => {
+      if (this.#fatal) throw new TypeError("The encoded data was not valid for encoding " + this.#encoding);
+      return "\ufffd";
+    };
+    let out = "";
+    for (let k = 0; k < units.length; k++) {
+      const u = units[k];
+      if (u >= 0xd800 && u <= 0xdbff) {
+        const next = units[k + 1];
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          out += String.fromCharCode(u, next);
+          k++;
+        } else out += bad();
+      } else if (u >= 0xdc00 && u <= 0xdfff) out += bad();
+      else out += String.fromCharCode(u);
+    }
+    if (!stream && odd.length) out += bad();
+    const first = !this.#started;
+    this.#started = stream && (this.#started || out.length > 0);
+    return first && !this.#ignoreBOM && out.charCodeAt(0) === 0xfeff ? out.slice(1) : out;
   }
 }
 
