@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { AppError, ERROR_STATUS, type ErrorCode, type FieldProblem } from "../lib/errors.ts";
+import { MAX_STEP_CODE_BYTES } from "../core/workflows/workflow-input.ts";
 
 // The one envelope: {"error": {code, message, details?}}. Anything that isn't an AppError or a
 // request problem Fastify recognised is a 500 whose details go to the log, never the client.
@@ -55,8 +56,26 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
   return undefined;
 }
 
+/** "1 MiB (1048576 bytes)": a limit as a person reads it, with the exact count a client checks */
+export function sizeLimit(bytes: number): string {
+  const unit = bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : "";
+  return unit ? `${unit} (${bytes} bytes)` : `${bytes} bytes`;
+}
+
+/**
+ * A body over the route's limit: the 413 names the limit (each route has its own: the API's,
+ * an endpoint's, a resume URL's), and for a workflow what may be too big.
+ */
+function tooLarge(request: FastifyRequest): AppError {
+  const limit = request.routeOptions.bodyLimit;
+  const route = request.routeOptions.url;
+  const workflowSave = (route === "/v1/workflows" && request.method === "POST") || (route === "/v1/workflows/:id" && request.method === "PUT");
+  const what = workflowSave ? `: a workflow's steps (code and props) must fit in it together, one step's code in ${sizeLimit(MAX_STEP_CODE_BYTES)}` : "";
+  return new AppError("payload_too_large", limit ? `the request body is over this endpoint's limit of ${sizeLimit(limit)}${what}` : "the request body is too large");
+}
+
 export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const app = toAppError(err);
+  const app = err.code === "FST_ERR_CTP_BODY_TOO_LARGE" ? tooLarge(request) : toAppError(err);
   if (app?.retryAfterSeconds !== undefined) reply.header("retry-after", String(Math.max(1, Math.ceil(app.retryAfterSeconds))));
   // A component's reply may have set headers before it failed; the envelope is JSON whatever they said.
   reply.type("application/json; charset=utf-8");

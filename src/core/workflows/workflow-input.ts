@@ -26,6 +26,11 @@ export interface StepInput {
 
 const MAX_STEPS = 50;
 const MAX_CODE_BYTES = 1024 * 1024;
+/**
+ * One step's code: below the API's body limit (1 MiB), so a step pasted too big is named here
+ * (`steps[i].code`) rather than refused as a body too large, which can't say which step it was.
+ */
+export const MAX_STEP_CODE_BYTES = 512 * 1024;
 const MAX_PROPS_BYTES = 256 * 1024;
 const ORIGINS = ["code", "component_id", "key"] as const;
 const STEP_NAME = /^[A-Za-z_$][\w$]{0,63}$/;
@@ -66,7 +71,11 @@ export function checkSteps(v: unknown, problems: FieldProblem[]): StepInput[] | 
       problems.push({ field: `${at}.code`, message: given.length === 0 ? "is required (or give component_id or key)" : `give one of code, component_id and key, not ${given.join(" and ")}` });
     } else if (typeof s[given[0]] !== "string" || (s[given[0]] as string).trim() === "") {
       problems.push({ field: `${at}.${given[0]}`, message: "must be a non-empty string" });
-    } else if (given[0] === "code") bytes += Buffer.byteLength(s.code as string);
+    } else if (given[0] === "code") {
+      const size = Buffer.byteLength(s.code as string);
+      if (size > MAX_STEP_CODE_BYTES) problems.push({ field: `${at}.code`, message: `is ${size} bytes: a step's code is at most ${MAX_STEP_CODE_BYTES} bytes (512 KiB)` });
+      bytes += size;
+    }
     if (s.id !== undefined && typeof s.id !== "string") problems.push({ field: `${at}.id`, message: "must be a string (a step id as GET shows it)" });
     if (s.props !== undefined && s.props !== null && !isObject(s.props)) problems.push({ field: `${at}.props`, message: "must be an object" });
     else if (s.props && JSON.stringify(s.props).length > MAX_PROPS_BYTES) problems.push({ field: `${at}.props`, message: `are over ${MAX_PROPS_BYTES} bytes of JSON` });
@@ -145,5 +154,5 @@ export function checkActive(v: unknown, problems: FieldProblem[]): boolean | und
 }
 
 export function throwIfAny(problems: FieldProblem[]): void {
-  if (problems.length) throw invalid("invalid workflow", problems);
+  if (problems.length) throw invalid(`invalid workflow: ${problems[0].field} ${problems[0].message}`, problems);
 }

@@ -27,11 +27,17 @@ export function eventSummaries(core: Core, kind: "source" | "workflow", stream?:
   };
 }
 
+/** What POST .../run takes: `event`, or for an HTTP workflow `http` (run-now-http.ts). */
+export interface RunNowBody {
+  event?: unknown;
+  http?: unknown;
+}
+
 /**
  * POST .../run of a source or workflow: `{"event": ...}` (optional) is accepted durably and run
  * in the background; 202 {"data": {"accepted": true}}.
  */
-export function runNow(tag: string, run: (user: FastifyRequest["user"], id: string, event: unknown) => Promise<void>) {
+export function runNow(tag: string, run: (user: FastifyRequest["user"], id: string, body: RunNowBody | undefined, req: FastifyRequest) => Promise<void>) {
   return {
     schema: {
       tags: [tag],
@@ -40,11 +46,11 @@ export function runNow(tag: string, run: (user: FastifyRequest["user"], id: stri
       response: withErrors({ 202: data(Accepted) }, [429]),
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      const body = req.body as { event?: unknown } | undefined;
+      const body = req.body as RunNowBody | undefined;
       if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
         throw invalid("the body must be a JSON object like {\"event\": ...}", [{ field: "body", message: "must be an object" }]);
       }
-      await run(req.user, (req.params as Static<typeof IdParams>).id, body?.event);
+      await run(req.user, (req.params as Static<typeof IdParams>).id, body, req);
       return reply.status(202).send({ data: { accepted: true } });
     },
   };
@@ -70,6 +76,6 @@ export function eventRoutes(core: Core): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.post("/sources/:id/run", runNow("sources", (user, id, event) => core.sources.runNow(user, id, event)));
+    app.post("/sources/:id/run", runNow("sources", (user, id, body) => core.sources.runNow(user, id, body?.event)));
   };
 }

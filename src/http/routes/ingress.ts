@@ -10,10 +10,10 @@ import { rawBodyParser, withoutSessionCookie } from "../raw-body.ts";
 // HTTP sources' endpoints: /http/{key} with any method, subpath and query (docs/api.md, "HTTP endpoints"). The
 // body is taken as raw bytes whatever its type (bodyRaw keeps them exact for signatures).
 
-const BODY_LIMIT = 512 * 1024;
+export const BODY_LIMIT = 512 * 1024;
 // The body is event.body, one level down in the event the source gets: so the event, emitted as
 // it is, still fits the bound on emits.
-const MAX_BODY_DEPTH = MAX_JSON_DEPTH - 1;
+export const MAX_BODY_DEPTH = MAX_JSON_DEPTH - 1;
 
 // type/subtype as RFC 9110 has it; Fastify refuses a request whose Content-Type isn't one with 415
 const MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(;|$)/;

@@ -3,7 +3,9 @@ import type { Core } from "../../core/core.ts";
 import type { WorkflowInput } from "../../core/workflows/workflow-input.ts";
 import { Deleted, Filter, IdParams, Paging, Workflow, WorkflowBody, data, page, withErrors } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
+import { invalid } from "../../lib/errors.ts";
 import { eventSummaries, runNow } from "./events.ts";
+import { checkHttpForm, runNowEvent } from "./run-now-http.ts";
 
 // Workflows (docs/api.md, "Workflows") and their two event endpoints, event_summaries and
 // $errors/event_summaries, as Pipedream's API has them.
@@ -48,7 +50,19 @@ export function workflowRoutes(core: Core): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.post("/workflows/:id/run", runNow("workflows", (user, id, event) => workflows.runNow(user, id, event)));
+    app.post(
+      "/workflows/:id/run",
+      runNow("workflows", async (user, id, body, req) => {
+        if (body?.http === undefined) return workflows.runNow(user, id, body?.event);
+        // another user's workflow is a 404 before anything about the body is said
+        const trigger = view(await workflows.get(user, id)).trigger as { type: string; endpoint_url?: string };
+        if (body.event !== undefined) throw invalid("give event or http, not both", [{ field: "http", message: "can't be given with event" }]);
+        if (trigger.type !== "http" || !trigger.endpoint_url) {
+          throw invalid(`http is for HTTP-triggered workflows; this one's trigger is ${trigger.type}: send {"event": ...}`, [{ field: "http", message: "is only for a workflow with an HTTP trigger" }]);
+        }
+        await workflows.runNow(user, id, runNowEvent(checkHttpForm(body.http), trigger.endpoint_url, req.ip));
+      }),
+    );
     app.get("/workflows/:id/event_summaries", eventSummaries(core, "workflow"));
     app.get("/workflows/:id/$errors/event_summaries", eventSummaries(core, "workflow", "$errors"));
   };
