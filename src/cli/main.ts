@@ -50,9 +50,11 @@ program.command("runs <workflow>").description("a workflow's runs, newest first"
 program.command("retry <run>").description("run a failed workflow run again from one of its steps (the one that failed), its earlier steps' results kept")
   .option("--from <step>", "the step to run again from, by name").option("--original", "run the deployment the run ran, not the current one").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).retry(id, o));
-program.command("replay <run>").description("run a workflow run's trigger event again, as a new run (of the workflow's current deployment)")
-  .option("--original", "run the deployment the run ran, not the current one").option(...json)
-  .action(async (id, o) => (await import("./commands/runs.ts")).replay(id, o));
+program.command("replay <run>").description("run a workflow run's trigger event again, as a new run (of the workflow's current deployment); or, given a workflow (p_...) and --failed, its failed runs")
+  .option("--original", "run the deployment the run ran, not the current one")
+  .option("--failed", "with a workflow: replay its failed runs").option("--since <ago>", "with --failed: started since (90s, 30m, 1h, 2d ago)")
+  .option("--until <ago>", "with --failed: started until (a duration ago)").option("--limit <n>", "with --failed: at most this many, newest first").option(...json)
+  .action(async (id, o) => (id.startsWith("p_") ? (await import("./commands/bulk-replay.ts")).bulkReplay(id, o) : (await import("./commands/runs.ts")).replay(id, o)));
 program.command("resume <run>").description("a suspended workflow run goes on now, as its resume URL would").option("--data <json>", "what its step reads as $resume_data.body (a rerun: $.context.run.callback_request.body)").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).resume(id, o));
 program.command("cancel <run>").description("cancel a running or waiting workflow run").option(...json)

@@ -5,6 +5,7 @@ import type { RunWait } from "./run-wait.ts";
 import { phaseOf } from "./run-machine.ts";
 import type { CallbackRequest } from "./run-actions.ts";
 import type { SecretMask } from "../runtime/secret-mask.ts";
+import { bulkReplay, type BulkFilter } from "./bulk-replay.ts";
 
 // Workflow runs (docs/writing-workflows.md), as the API shows them. The engine writes them (CommitBatch.runs);
 // here they are read, replayed and cancelled, each only by the user who owns the workflow.
@@ -216,6 +217,11 @@ export class Runs {
   async replay(user: UserRow, runId: string, deployment: ReplayDeployment = "current"): Promise<string> {
     const run = await this.get(user, runId);
     return this.#actions.replay(user, await this.#workflow(user, run.workflow_id), run, deployment);
+  }
+
+  /** replays the workflow's runs that match `filter`, newest first (bulk-replay.ts) */
+  async bulkReplay(user: UserRow, workflowId: string, filter: BulkFilter) {
+    return bulkReplay(this.#store, this.#actions, user, await this.#workflow(user, workflowId), filter);
   }
 
   /** a new run retrying the run from one of its steps, on the current deployment or its own; its id */

@@ -68,6 +68,11 @@ export interface RunStore {
   steps(runId: string): Promise<RunStepRow[]>;
   /** a workflow's runs, newest first; undefined for a cursor that is not a position in the list */
   list(workflowId: string, page: PageRequest, status?: RunStatus): Promise<Page<RunRow> | undefined>;
+  /**
+   * A workflow's runs with `status` started within [since, until] (ms, either open), newest
+   * first, at most `limit`; and how many match in all.
+   */
+  matching(workflowId: string, filter: { status: RunStatus; since?: number; until?: number }, limit: number): Promise<{ runs: RunRow[]; matched: number }>;
   /** writes a run that starts later (a replay, queued): the engine takes it up when it is due */
   create(run: RunRow, steps: RunStepRow[]): Promise<void>;
   /**

@@ -74,6 +74,19 @@ export function runQueries(db: Kysely<Database>): RunStore {
       const p = await pageRows<Selectable<WorkflowRunsTable>>(db, "workflow_runs", undefined, page, where);
       return p && { items: p.items.map(toRun), total: p.total };
     },
+    async matching(workflowId, filter, limit) {
+      const where = db
+        .selectFrom("workflow_runs")
+        .where("workflow_id", "=", workflowId)
+        .where("status", "=", filter.status)
+        .$call((q) => (filter.since === undefined ? q : q.where("started_at_ms", ">=", filter.since)))
+        .$call((q) => (filter.until === undefined ? q : q.where("started_at_ms", "<=", filter.until)));
+      const [rows, count] = await Promise.all([
+        where.selectAll().orderBy("seq", "desc").limit(limit).execute(),
+        where.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst(),
+      ]);
+      return { runs: rows.map(toRun), matched: Number(count?.n ?? 0) };
+    },
     async create(run, steps) {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto("workflow_runs").values(run).execute();
