@@ -6652,6 +6652,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{id}/steps/{name}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the run (`r_...`) of this workflow whose trigger event and earlier steps' results the step sees */
+                        run_id: string;
+                        /** @description a draft of the step's code (default: the saved step's) */
+                        code?: string;
+                        /** @description a draft of the step's props (default: the saved ones; a secret shown as saved keeps its value) */
+                        props?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description what the step returned (null: nothing) */
+                                return_value: unknown;
+                                /** @description what it exported ($.export), an object */
+                                exports: unknown;
+                                logs: unknown[];
+                                /** @description {name, message, stack}: why it failed */
+                                error?: unknown;
+                                duration_ms: number;
+                                /** @description what it would have sent: not sent */
+                                sends: {
+                                    /** @enum {unknown} */
+                                    kind: "http" | "email";
+                                    request: unknown;
+                                }[];
+                                /** @description what it answered with $.respond: nobody got it */
+                                response?: unknown;
+                                /** @description data store writes it made: not written */
+                                data_store_writes: {
+                                    store: string;
+                                    operations: number;
+                                }[];
+                                /** @description it asked to wait (delay, suspend, rerun) or exited: nothing waits */
+                                flow?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;

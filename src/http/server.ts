@@ -27,6 +27,7 @@ import { clusterRoutes } from "./routes/cluster.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { runsReplayRoutes } from "./routes/runs-replay.ts";
+import { stepTestRoutes } from "./routes/step-test.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { dataStoreRoutes } from "./routes/data-stores.ts";
 import { installCors } from "./cors.ts";
@@ -176,6 +177,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
         await api.register(workflowRoutes(core));
         await api.register(runRoutes(core));
         await api.register(runsReplayRoutes(core));
+        await api.register(stepTestRoutes(core));
         await api.register(webhookRoutes(core));
         await api.register(dataStoreRoutes(core));
       });

@@ -11,6 +11,7 @@ import { AutoSubscriptions } from "../auto-subscriptions.ts";
 import { endpointUrl, newEndpointKey } from "../endpoint.ts";
 import type { SourceRuntime } from "../runtime/source-runtime.ts";
 import { timerOf } from "../flow/timers.ts";
+import { testStep, type StepTestInput, type StepTestResult } from "./step-test.ts";
 import { checkActive, checkName, checkSettings, checkSteps, checkTrigger, throwIfAny, type StepInput, type WorkflowInput } from "./workflow-input.ts";
 
 // Workflows (docs/api.md): an ordered list of steps run in the sandbox on a trigger (HTTP,
@@ -165,6 +166,34 @@ export class Workflows {
   // Every step is prepared (bundled, analyzed, its props checked) and the workflow loaded in the
   // sandbox before anything is stored: a step that doesn't compile, imports what isn't available
   // or has no run() fails the call (422) and names the step.
+  /** Runs one step of the user's workflow on one of its past runs, committing nothing (step-test.ts). */
+  async testStep(user: UserRow, id: string, name: string, input: StepTestInput): Promise<StepTestResult> {
+    const w = await this.get(user, id);
+    return testStep(
+      {
+        invocations: this.#rt.invocations,
+        version: this.#deps.version,
+        email: this.#deps.smtp !== undefined,
+        // validated and bundled as a save would; its saved props, secrets as shown, keep their values
+        draft: async (u, _w, saved, draft) => {
+          const shown = stepView(saved);
+          const input = { ...shown, ...(draft.code === undefined ? {} : { code: draft.code, key: undefined, component_id: undefined }), props: draft.props ?? shown.props };
+          const [row] = await this.#steps.deploy(u, [input as StepInput], [saved]);
+          return row!;
+        },
+        run: async (u, wf, runId) => {
+          const run = runId.startsWith("r_") ? await this.#deps.store.runs.byId(runId) : undefined;
+          if (!run || run.user_id !== u.id || run.workflow_id !== wf.id) throw notFound("run");
+          return { run, steps: await this.#deps.store.runs.steps(run.id) };
+        },
+      },
+      user,
+      w,
+      name,
+      input,
+    );
+  }
+
   async #deployable(user: UserRow, steps: StepInput[], previous?: WorkflowStepRow[]): Promise<WorkflowStepRow[]> {
     const rows = await this.#steps.deploy(user, steps, previous);
     await this.#deps.analyzer.analyze(workflowCode(runnableSteps(rows)));
