@@ -12,6 +12,7 @@ export function RunActions({ run, onChanged }: { run: Run; onChanged: () => Prom
   const { api } = useSession();
   const { busy, error, act, dismiss } = useAction();
   const path = { params: { path: { run_id: run.id } } };
+  const failedAtStep = run.status === "failed" && (run.steps?.some((s) => s.status === "failed") ?? false);
 
   const replay = () => {
     let made: string | undefined;
@@ -42,9 +43,12 @@ export function RunActions({ run, onChanged }: { run: Run; onChanged: () => Prom
   return (
     <>
       <Group gap="xs">
-        <Button variant="light" onClick={replay} loading={busy === "Replay"} title="Run the workflow again, as it is now, with this run's trigger event">
-          Replay
-        </Button>
+        {/* a run that failed at a step has Replay on that step, beside Retry from this step */}
+        {!failedAtStep && (
+          <Button variant="light" onClick={replay} loading={busy === "Replay"} title="Run the workflow again, as it is now, with this run's trigger event">
+            Replay
+          </Button>
+        )}
         {run.status === "suspended" && <ResumeButton onResume={resume} busy={busy === "Resume"} />}
         {isLive(run.status) && (
           <ConfirmButton

@@ -1,13 +1,14 @@
 import type { ReactNode } from "react";
 import { Alert, Anchor, Badge, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
+import { RunLineage } from "./run-lineage.tsx";
 import { href } from "../router.ts";
 import { formatDuration, formatWhen, relative } from "./run-time.ts";
 import { triggerSummary } from "./trigger-summary.ts";
 import type { Run, Waiting } from "./run-types.ts";
 
-function Fact({ label, children, testid }: { label: string; children: ReactNode; testid?: string }) {
+function Fact({ label, children, testid, wide }: { label: string; children: ReactNode; testid?: string; wide?: boolean }) {
   return (
-    <Stack gap={2} style={{ minWidth: 0 }} data-testid={testid}>
+    <Stack gap={2} style={{ minWidth: 0, gridColumn: wide ? "span 2" : undefined }} data-testid={testid}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
@@ -18,7 +19,25 @@ function Fact({ label, children, testid }: { label: string; children: ReactNode;
   );
 }
 
-/** When, how long, what started it, which workflow, what it replays and what its caller got. */
+/**
+ * The status the trigger's request was answered with. Without a custom response that is a 200 at
+ * acceptance, before any step ran: a green "200" on a run that then failed would say it went well.
+ */
+function Reply({ run, status }: { run: Run; status: number }) {
+  if (run.status === "failed" && status < 400)
+    return (
+      <Text span size="sm" c="dimmed" data-tone="neutral">
+        answered {status} at acceptance; the run then failed
+      </Text>
+    );
+  return (
+    <Badge variant="outline" color={status < 400 ? "green" : "red"}>
+      HTTP {status}
+    </Badge>
+  );
+}
+
+/** When, how long, what started it, which workflow and deployment, where it came from and what its caller got. */
 export function RunFacts({ run, workflowName, now }: { run: Run; workflowName: string | undefined; now: number }) {
   const duration = (run.ended_at_ms ?? now) - run.started_at_ms;
   return (
@@ -40,22 +59,21 @@ export function RunFacts({ run, workflowName, now }: { run: Run; workflowName: s
             {triggerSummary(run.trigger_event)}
           </Text>
         </Fact>
-        <Fact label="Response" testid="run-response">
-          {run.response ? (
-            <Badge variant="outline" color={run.response.status < 400 ? "green" : "red"}>
-              HTTP {run.response.status}
-            </Badge>
-          ) : (
-            <Text c="dimmed" size="sm">none</Text>
-          )}
-        </Fact>
-        {run.replay_of && (
-          <Fact label="Replay of" testid="replay-of">
-            <Anchor href={href("runs", run.replay_of)} ff="monospace" size="sm">
-              {run.replay_of}
-            </Anchor>
+        {run.response && (
+          <Fact label="HTTP reply" testid="run-response">
+            <Reply run={run} status={run.response.status} />
           </Fact>
         )}
+        <Fact label="Deployment" testid="run-deployment" wide>
+          ran deployment{" "}
+          <Text span ff="monospace" size="sm">
+            {run.deployment_id}
+          </Text>{" "}
+          <Text span c="dimmed" size="sm">
+            {run.deployment_current === false ? "(an earlier deployment)" : run.deployment_current ? "(current)" : ""}
+          </Text>
+        </Fact>
+        <RunLineage run={run} />
       </SimpleGrid>
     </Paper>
   );

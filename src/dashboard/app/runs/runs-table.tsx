@@ -1,8 +1,10 @@
 import { memo } from "react";
-import { Anchor, Paper, Table, Text } from "@mantine/core";
+import { Anchor, Box, Paper, Table, Text } from "@mantine/core";
 import { href, navigate } from "../router.ts";
 import { StatusBadge } from "./run-status-badge.tsx";
 import { formatDuration, formatWhen } from "./run-time.ts";
+import { ago } from "../time-format.ts";
+import { useFailedSteps, type FailedAt } from "./failed-steps.ts";
 import { triggerSummary } from "./trigger-summary.ts";
 import { isLive, type Run } from "./run-types.ts";
 
@@ -18,7 +20,37 @@ function Duration({ run, now }: { run: Run; now: number }) {
   );
 }
 
-const RunRow = memo(function RunRow({ run, fresh, now }: { run: Run; fresh: boolean; now: number }) {
+/** "replay of r_…" / "retry of r_…", linked to the run it came from */
+function Lineage({ run }: { run: Run }) {
+  const from = run.retry_of ? { what: "retry of", id: run.retry_of } : run.replay_of ? { what: "replay of", id: run.replay_of } : undefined;
+  if (!from) return null;
+  return (
+    <Text size="xs" c="dimmed" data-testid="run-lineage" style={{ whiteSpace: "nowrap" }}>
+      {from.what}{" "}
+      <Anchor href={href("runs", from.id)} size="xs" ff="monospace">
+        {from.id}
+      </Anchor>
+    </Text>
+  );
+}
+
+/** where a failed run failed: its step and the first line of its error */
+function FailedLine({ failed }: { failed: FailedAt }) {
+  return (
+    <Text size="xs" c="red.8" truncate="end" title={`step ${failed.step}: ${failed.error}`} data-testid="run-failed-at">
+      step <b>{failed.step}</b>: {failed.error}
+    </Text>
+  );
+}
+
+interface RowProps {
+  run: Run;
+  fresh: boolean;
+  now: number;
+  failed: FailedAt | null | undefined;
+}
+
+const RunRow = memo(function RunRow({ run, fresh, now, failed }: RowProps) {
   const trigger = triggerSummary(run.trigger_event);
   return (
     <Table.Tr
@@ -36,14 +68,18 @@ const RunRow = memo(function RunRow({ run, fresh, now }: { run: Run; fresh: bool
         <StatusBadge status={run.status} />
       </Table.Td>
       <Table.Td>
-        <Anchor href={href("runs", run.id)} size="sm" style={{ whiteSpace: "nowrap" }}>
-          {formatWhen(run.started_at_ms)}
+        <Anchor href={href("runs", run.id)} size="sm" style={{ whiteSpace: "nowrap" }} title={formatWhen(run.started_at_ms)} data-testid="run-started">
+          {ago(run.started_at_ms, now)}
         </Anchor>
+        <Lineage run={run} />
         {/* narrow screens have no room for their own columns */}
         <Text size="xs" c="dimmed" lineClamp={2} hiddenFrom="sm" style={{ overflowWrap: "anywhere" }}>
           {trigger}
           {run.summary ? ` · ${run.summary}` : ""}
         </Text>
+        <Box hiddenFrom="sm" maw={220}>
+          {failed && <FailedLine failed={failed} />}
+        </Box>
       </Table.Td>
       <Table.Td maw={260} visibleFrom="sm">
         <Text size="sm" ff="monospace" truncate="end" data-testid="run-trigger">
@@ -54,15 +90,28 @@ const RunRow = memo(function RunRow({ run, fresh, now }: { run: Run; fresh: bool
         <Duration run={run} now={now} />
       </Table.Td>
       <Table.Td maw={360} visibleFrom="sm">
-        <Text size="sm" c={run.summary ? undefined : "dimmed"} truncate="end" title={run.summary ?? undefined}>
-          {run.summary ?? "—"}
-        </Text>
+        {failed && <FailedLine failed={failed} />}
+        {(run.summary || !failed) && (
+          <Text size="sm" c={run.summary ? undefined : "dimmed"} truncate="end" title={run.summary ?? undefined}>
+            {run.summary ?? "—"}
+          </Text>
+        )}
       </Table.Td>
     </Table.Tr>
   );
 });
 
+// a live run's duration ticks every second; others only need their "x ago" to move, which past a
+// minute moves by the minute (and past a day is a date that doesn't move)
+const tickOf = (r: Run, now: number): number => {
+  if (isLive(r.status)) return now;
+  const age = now - r.started_at_ms;
+  if (age < 60_000) return now;
+  return age < 86_400_000 ? now - (now % 60_000) : r.started_at_ms + 86_400_000;
+};
+
 export function RunsTable({ runs, fresh, now }: { runs: Run[]; fresh: ReadonlySet<string>; now: number }) {
+  const failed = useFailedSteps(runs);
   return (
     <Paper withBorder>
       <Table.ScrollContainer minWidth={340} type="native">
@@ -73,12 +122,12 @@ export function RunsTable({ runs, fresh, now }: { runs: Run[]; fresh: ReadonlySe
               <Table.Th>Started</Table.Th>
               <Table.Th visibleFrom="sm">Trigger</Table.Th>
               <Table.Th>Duration</Table.Th>
-              <Table.Th visibleFrom="sm">Summary</Table.Th>
+              <Table.Th visibleFrom="sm">Summary · failed at</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {runs.map((r) => (
-              <RunRow key={r.id} run={r} fresh={fresh.has(r.id)} now={isLive(r.status) ? now : 0} />
+              <RunRow key={r.id} run={r} fresh={fresh.has(r.id)} now={tickOf(r, now)} failed={failed.get(r.id)} />
             ))}
           </Table.Tbody>
         </Table>

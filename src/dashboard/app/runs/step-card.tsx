@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, type ReactNode } from "react";
 import { Badge, Box, Group, Paper, Text } from "@mantine/core";
 import { StatusBadge, statusColor } from "./run-status-badge.tsx";
 import { Section } from "./section.tsx";
@@ -48,9 +48,11 @@ interface Props {
   now: number;
   onShowAll: () => void;
   expanding: boolean;
+  /** what to do about the step (the failed step's Retry and Replay) */
+  footer?: ReactNode;
 }
 
-export const StepCard = memo(function StepCard({ step, index, span, now, onShowAll, expanding }: Props) {
+export const StepCard = memo(function StepCard({ step, index, span, now, onShowAll, expanding, footer }: Props) {
   const error = errorInfo(step.error);
   const logs = logLines(step.logs);
   const duration = step.started_at_ms === null ? null : (step.ended_at_ms ?? now) - step.started_at_ms;
@@ -112,6 +114,7 @@ export const StepCard = memo(function StepCard({ step, index, span, now, onShowA
           {NOTHING[step.status] ?? "Returned nothing, logged nothing."}
         </Text>
       )}
+      {footer}
     </Paper>
   );
 });

@@ -1,5 +1,6 @@
 import { Stack, Text, Title } from "@mantine/core";
 import { StepCard, type Span } from "./step-card.tsx";
+import { FixFailedStep } from "./fix-failed-step.tsx";
 import type { Run, RunStep } from "./run-types.ts";
 
 /** Where a step ran within the run, as fractions of the run's time so far. */
@@ -24,7 +25,16 @@ export function StepTimeline({ run, now, onShowAll, expanding }: { run: Run; now
         </Text>
       )}
       {steps.map((s, i) => (
-        <StepCard key={`${i}:${s.id}`} step={s} index={i} span={spanOf(s, run.started_at_ms, total, now)} now={now} onShowAll={onShowAll} expanding={expanding} />
+        <StepCard
+          key={`${i}:${s.id}`}
+          step={s}
+          index={i}
+          span={spanOf(s, run.started_at_ms, total, now)}
+          now={now}
+          onShowAll={onShowAll}
+          expanding={expanding}
+          footer={run.status === "failed" && s.status === "failed" ? <FixFailedStep run={run} step={s.name} /> : undefined}
+        />
       ))}
     </Stack>
   );

@@ -9,7 +9,7 @@ import { LoadMore } from "../ui/load-more.tsx";
 import { RunsTable } from "./runs-table.tsx";
 import { useLiveRuns } from "./use-live-runs.ts";
 import { useNow } from "./run-time.ts";
-import { RUN_STATUSES, isLive, type RunStatus } from "./run-types.ts";
+import { RUN_STATUSES, type RunStatus } from "./run-types.ts";
 
 const FILTER = [{ value: "", label: "All statuses" }, ...RUN_STATUSES.map((s) => ({ value: s, label: s }))];
 
@@ -18,7 +18,8 @@ export function WorkflowRuns({ workflowId }: { workflowId: string }) {
   const { api } = useSession();
   const [status, setStatus] = useState<RunStatus | "">("");
   const list = useLiveRuns(workflowId, status || undefined);
-  const now = useNow(list.data?.some((r) => isLive(r.status)) ?? false);
+  // ticks while anything is listed: durations of live runs, and the "12 s ago" of recent ones
+  const now = useNow((list.data?.length ?? 0) > 0);
   const { error, act } = useAction();
   const runNow = () =>
     act("Run now", () => api.POST("/v1/workflows/{id}/run", { params: { path: { id: workflowId } } }), async () => {
