@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
@@ -271,7 +271,7 @@ export default {
     const id = wf.body.data.id as string;
     const r = await cli(["run", id, "--event", `{"hello":"workflow"}`]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, new RegExp(`Started a run of ${id} with the event`));
+    assert.match(r.out, new RegExp(`Started run r_[\\w-]+ of ${id} with the event; see \`tributary run show r_[\\w-]+\``));
     const row = await until("the workflow's event", async () => {
       const e = await cli(["events", id, "--json"]);
       assert.equal(e.code, 0, e.err);
@@ -280,7 +280,108 @@ export default {
     assert.deepEqual(row.event.raw_event, { got: { hello: "workflow" } });
     const json = await cli(["run", id, "--event", `{"n":2}`, "--json"]);
     assert.equal(json.code, 0, json.err);
-    assert.deepEqual(JSON.parse(json.out), { data: { accepted: true } });
+    const sent = JSON.parse(json.out) as { accepted: boolean; run_id: string };
+    assert.equal(sent.accepted, true);
+    assert.match(sent.run_id, /^r_/);
+  });
+
+  it("run on an HTTP workflow sends a request (--body, --header, --method); run show says how it was answered and what a run waits for", async () => {
+    const wf = await t.request("POST", "/v1/workflows", {
+      body: {
+        name: "cli-http",
+        trigger: { type: "http" },
+        steps: [{ name: "greet", code: "export default { async run({ steps }) { const e = steps.trigger.event; if (e.body.fail) throw new Error('told to fail'); return e.method + ' ' + e.headers['x-token'] + ' ' + e.body.name; } }" }],
+      },
+    });
+    assert.equal(wf.status, 200, wf.text);
+    const id = wf.body.data.id as string;
+    const r = await cli(["run", id, "--body", `{"name":"ada"}`, "--header", "X-Token: abc", "--method", "put"]);
+    assert.equal(r.code, 0, r.err);
+    const runId = r.out.match(new RegExp(`Started run (r_[\\w-]+) of ${id} \\(PUT request\\); see \`tributary run show r_[\\w-]+\``))?.[1];
+    assert.ok(runId, r.out);
+    const shown = await until("the run to succeed", async () => {
+      const s = await cli(["run", "show", runId]);
+      return s.out.includes("succeeded") ? s : undefined;
+    });
+    assert.match(shown.out, /greet .*succeeded.*"PUT abc ada"/);
+
+    // a request answered at acceptance whose run then failed: not shown as a success
+    await t.request("POST", new URL(wf.body.data.trigger.endpoint_url).pathname, { key: null, body: { fail: true } });
+    const failed = await until("the failed run", async () => {
+      const list = await t.request("GET", `/v1/workflows/${id}/runs?status=failed`);
+      return list.body.data[0]?.id as string | undefined;
+    });
+    const show = await cli(["run", "show", failed]);
+    assert.match(show.out, /answered 200 at acceptance; the run then failed/);
+    assert.doesNotMatch(show.out, /replied/);
+    // its $errors row shows the error, not the start of the event it failed on
+    const errors = await until("the $errors row", async () => {
+      const e = await cli(["events", id, "--stream", "$errors"]);
+      return e.out.includes("told to fail") ? e : undefined;
+    });
+    assert.match(errors.out, /step greet: Error: told to fail/);
+
+    // --body on a workflow without an endpoint, --header without a colon: usage errors
+    const plain = await t.request("POST", "/v1/workflows", { body: { name: "cli-plain", steps: [{ name: "a", code: "export default { async run() { return 1; } }" }] } });
+    const wrong = await cli(["run", plain.body.data.id, "--body", "{}"]);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.err, /for HTTP workflows/);
+    const bad = await cli(["run", id, "--header", "nocolon"]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /expected "Name: value"/);
+
+    // a suspended run: what it waits for, until when, and the resume URL its step exported
+    const susp = await t.request("POST", "/v1/workflows", {
+      body: { name: "cli-wait", steps: [{ name: "ask", code: "export default { async run({ $ }) { const { resume_url } = $.flow.suspend(3600000); $.export('resume_url', resume_url); } }" }] },
+    });
+    const started = await cli(["run", susp.body.data.id]);
+    const waitId = started.out.match(/Started run (r_[\w-]+)/)?.[1];
+    assert.ok(waitId, started.out + started.err);
+    const waiting = await until("the run to be suspended", async () => {
+      const s = await cli(["run", "show", waitId]);
+      return s.out.includes("resume URL") ? s : undefined;
+    });
+    assert.match(waiting.out, /is suspended \(\$\.flow\.suspend\).* at step 1 \(ask\)/);
+    assert.match(waiting.out, /until \d{4}-\d\d-\d\dT.* \(in (\d+ minutes|1 hour)\) unless resumed, then it fails/);
+    assert.match(waiting.out, /resume URL: http/);
+    assert.doesNotMatch(waiting.out, /replied|answered/, "a run of a workflow without an endpoint answered nothing");
+  });
+
+  it("not found: a hint for the resource asked about; runs --status lists the statuses; datastores create; a stopped service is named", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["run", "show", "r_doesnotexist00"], /tributary runs p_/],
+      [["env", "unset", "NOPE_NOT_SET"], /tributary env list/],
+      [["records", "ds_doesnotexist0"], /tributary datastores list/],
+      [["events", "p_doesnotexist00"], /tributary list workflows/],
+    ];
+    for (const [args, hint] of cases) {
+      const r = await cli(args);
+      assert.equal(r.code, 1, `${args.join(" ")}: ${r.out}`);
+      assert.match(r.err, hint, args.join(" "));
+      assert.doesNotMatch(r.err, /list sources/, args.join(" "));
+    }
+    const status = await cli(["runs", "p_doesnotexist00", "--status", "bogus"]);
+    assert.equal(status.code, 1);
+    assert.match(status.err, /--status bogus: not a run status/);
+    assert.match(status.err, /one of: running, suspended, succeeded, failed, exited, cancelled/);
+
+    const made = await cli(["datastores", "create", "cli-store", "--json"]);
+    assert.equal(made.code, 0, made.err);
+    const store = JSON.parse(made.out) as { id: string; name: string };
+    assert.equal(store.name, "cli-store");
+    const listed = await cli(["datastores", "list"]);
+    assert.match(listed.out, new RegExp(`${store.id}\\s+cli-store`));
+
+    // nothing listens on this port (one just freed): the URL tried is named
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const closed = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+    await new Promise((r) => probe.close(r));
+    const login = await cli(["login", "--url", closed, "--key", "trb_x"]);
+    assert.equal(login.code, 1);
+    assert.ok(login.err.includes(`could not reach ${closed}: connection refused`), login.err);
+    const list = await cli(["list", "workflows"], { TRIBUTARY_URL: closed });
+    assert.ok(list.err.includes(`could not reach ${closed}: connection refused`), list.err);
   });
 
   it("runs, run show (the run step by step), replay and cancel; --version; validation details as hints", async () => {

@@ -37,13 +37,16 @@ program.command("events <id>").description("events of a source or workflow").opt
   .action(async (id, o) => (await import("./commands/events.ts")).events(id, o));
 program.command("logs <id>").description("the $logs stream of a source or workflow").option("-f, --follow", "tail live").option("--limit <n>").option(...json)
   .action(async (id, o) => (await import("./commands/events.ts")).logs(id, o));
-program.command("run <id> [run]").description("run a source or workflow now; `run show r_...`: one run of a workflow, step by step").option("--event <json>").option(...json)
+program.command("run <id> [run]").description("run a source or workflow now; `run show r_...`: one run of a workflow, step by step")
+  .option("--event <json>", "the event, handed over as it is (steps.trigger.event)")
+  .option("--body <json>", "an HTTP workflow: the request's body (steps.trigger.event.body)").option("--header <name: value>", "an HTTP workflow: a request header; repeatable", collect)
+  .option("--method <verb>", "an HTTP workflow: the request's method (default POST)").option(...json)
   .action(async (id, runId, o) => {
     if (id === "show") {
       if (!runId) throw new CliError("run show needs a run id", "`tributary runs p_...` lists a workflow's runs");
       return (await import("./commands/runs.ts")).showRun(runId, o);
     }
-    return (await import("./commands/misc.ts")).run(id, o);
+    return (await import("./commands/run-now.ts")).run(id, o);
   });
 program.command("runs <workflow>").description("a workflow's runs, newest first").option("-f, --follow", "print runs as they start and end").option("--status <status>", "only running, suspended, succeeded, failed, exited or cancelled runs").option("--limit <n>").option(...json)
   .action(async (id, o) => (await import("./commands/runs.ts")).runs(id, o));
@@ -74,8 +77,13 @@ env.command("set <name> <value>").description("set a variable").option("--secret
   .action(async (n, v, o) => (await import("./commands/stores.ts")).envSet(n, v, o));
 env.command("unset <name>").description("remove a variable").option(...json)
   .action(async (n, o) => (await import("./commands/stores.ts")).envUnset(n, o));
-program.command("datastores").description("your data stores").option(...json)
+const datastores = program.command("datastores").description("your data stores (`datastores` alone lists them)").option(...json)
   .action(async (o) => (await import("./commands/stores.ts")).dataStores(o));
+// --json given after a subcommand is taken by `datastores` itself (it has the option too)
+datastores.command("list").description("your data stores").option(...json)
+  .action(async (o) => (await import("./commands/stores.ts")).dataStores({ ...datastores.opts(), ...o }));
+datastores.command("create <name>").description("create a data store and print its id").option(...json)
+  .action(async (n, o) => (await import("./commands/stores.ts")).createDataStore(n, { ...datastores.opts(), ...o }));
 program.command("records <store>").description("a data store's records, in key order").option("--prefix <p>", "only keys starting with P").option("--limit <n>").option(...json)
   .action(async (id, o) => (await import("./commands/stores.ts")).records(id, o));
 const accounts = program.command("accounts").description("connected accounts (list them with `tributary list accounts`)");

@@ -89,10 +89,59 @@ export function unwrap<T>(res: { data?: T; error?: unknown; response: Response }
     const h =
       details.length > 0
         ? details.join("\n      ")
-        : (hint ?? (res.response.status === 401 ? "check the key: `tributary login --key trb_...` or TRIBUTARY_API_KEY" : res.response.status === 404 ? "check the id: `tributary list sources`" : undefined));
+        : (hint ?? (res.response.status === 401 ? "check the key: `tributary login --key trb_...` or TRIBUTARY_API_KEY" : res.response.status === 404 ? notFoundHint(res.response.url) : undefined));
     throw new CliError(code ? `${message} (${code})` : message, h);
   }
   return res.data as T;
+}
+
+// Where to find the right id, by what the request that answered 404 asked for: a run's id is
+// not among the sources. Most specific first (a store's records before the store).
+const NOT_FOUND_HINTS: Array<[RegExp, string]> = [
+  [/\/v1\/runs\//, "check the run id: `tributary runs p_...` lists a workflow's runs"],
+  [/\/v1\/workflows\/[^/]+\/runs/, "check the workflow id: `tributary list workflows`"],
+  [/\/v1\/data_stores\/[^/]+\/records\/./, "check the key: `tributary records ds_...` lists a store's records"],
+  [/\/v1\/data_stores/, "check the store id: `tributary datastores list`"],
+  [/\/v1\/users\/me\/env/, "check the name: `tributary env list`"],
+  [/\/v1\/workflows/, "check the id: `tributary list workflows`"],
+  [/\/v1\/webhooks/, "check the id: `tributary list webhooks`"],
+  [/\/v1\/accounts/, "check the id: `tributary list accounts`"],
+  [/\/v1\/components/, "check the id: `tributary list components`"],
+  [/\/v1\/subscriptions/, "check the ids: `tributary list subscriptions`"],
+  [/\/v1\/sources/, "check the id: `tributary list sources`"],
+];
+
+/** the hint of a 404 from `url`: where to look the id up */
+export function notFoundHint(url: string): string {
+  const path = url ? new URL(url).pathname : "";
+  return NOT_FOUND_HINTS.find(([re]) => re.test(path))?.[1] ?? "check the id";
+}
+
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "the host name could not be looked up",
+  ECONNRESET: "the connection was reset",
+  ETIMEDOUT: "the connection timed out",
+  EHOSTUNREACH: "no route to the host",
+  UND_ERR_CONNECT_TIMEOUT: "the connection timed out",
+};
+
+/**
+ * A fetch that says which service it could not reach: "could not reach http://127.0.0.1:3000:
+ * connection refused" instead of undici's "fetch failed".
+ */
+export function reachingFetch(base: string): typeof fetch {
+  return async (input, init) => {
+    try {
+      return await fetch(input, init);
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      if (!cause || (e as Error).name === "AbortError") throw e;
+      const why = (cause.code && UNREACHABLE[cause.code]) ?? cause.code ?? cause.message ?? "unreachable";
+      throw new CliError(`could not reach ${base}: ${why}`, "is the service running? check the URL: TRIBUTARY_URL or `tributary login --url`");
+    }
+  };
 }
 
 export function fail(err: unknown): never {

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { tributaryClient, type TributaryClient } from "../client/index.ts";
-import { CliError } from "./output.ts";
+import { CliError, reachingFetch } from "./output.ts";
 
 // The login profile: $XDG_CONFIG_HOME/tributary/config.json (0600). TRIBUTARY_URL and
 // TRIBUTARY_API_KEY override what it holds.
@@ -46,5 +46,5 @@ export function resolveProfile(): Profile {
 export function api(): { client: TributaryClient; profile: Profile } {
   const profile = resolveProfile();
   if (!profile.key) throw new CliError("not logged in", "run `tributary login --key trb_...` or set TRIBUTARY_API_KEY");
-  return { client: tributaryClient({ url: profile.url, key: profile.key }), profile };
+  return { client: tributaryClient({ url: profile.url, key: profile.key, fetch: reachingFetch(profile.url) }), profile };
 }

@@ -13,11 +13,24 @@ function kindOf(id: string): "sources" | "workflows" {
   throw new CliError(`not a source or workflow id: ${id}`, "source ids start with dc_, workflow ids with p_");
 }
 
-/** a $logs event's lines as text, else the summary or the event's JSON; safe for a terminal */
+/** a $logs event's lines as text, an $errors event's error, else the summary or the event's JSON; safe for a terminal */
 export function text(s: Summary): string {
-  const ev = s.event as { lines?: { level?: string; msg?: string }[] } | undefined;
+  const ev = s.event as { lines?: { level?: string; msg?: string }[]; error?: ErrorEntry } | undefined;
   if (ev && Array.isArray(ev.lines)) return printable(ev.lines.map((l) => (l.level && l.level !== "log" ? `[${l.level}] ` : "") + (l.msg ?? "")).join("\n"));
+  // the error comes first: the event it failed on would fill the row before it
+  const error = errorText(ev?.error);
+  if (error) return printable(error);
   return printable(s.metadata?.summary ?? JSON.stringify(s.event) ?? "");
+}
+
+// a workflow's $errors entry says {code, msg, step}; a source's {name, message}
+interface ErrorEntry { code?: string; msg?: string; step?: string | null; name?: string; message?: string }
+
+function errorText(e: ErrorEntry | undefined): string | undefined {
+  if (!e || typeof e !== "object") return undefined;
+  const message = e.msg ?? e.message;
+  if (typeof message !== "string") return undefined;
+  return `${e.step ? `step ${e.step}: ` : ""}${e.code ?? e.name ?? "Error"}: ${message}`;
 }
 
 function line(s: Summary, json?: boolean): string {

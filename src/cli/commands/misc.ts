@@ -1,39 +1,7 @@
 import { api } from "../profile.ts";
-import { CliError, colors, findEndpoint, parseJsonOption, printJson, unwrap, withSpinner } from "../output.ts";
+import { CliError, colors, printJson, unwrap } from "../output.ts";
 
-// run, delete, subscribe, unsubscribe, users create
-
-export async function run(id: string, opts: { event?: string; json?: boolean }): Promise<void> {
-  const { client, profile } = api();
-  const kind = id.startsWith("dc_") ? "sources" : id.startsWith("p_") ? "workflows" : undefined;
-  if (!kind) throw new CliError(`cannot run ${id}`, "source ids start with dc_, workflow ids with p_");
-  const event = opts.event === undefined ? undefined : parseJsonOption("--event", opts.event);
-  const p = { params: { path: { id } } };
-  // An HTTP source gets the event as a request to its endpoint (so its run sees a request, body
-  // and all), reached through the profile's URL (the public URL may not be reachable from here).
-  if (event !== undefined && kind === "sources") {
-    const endpoint = findEndpoint(unwrap(await client.GET("/v1/sources/{id}", p)));
-    if (endpoint) {
-      const u = new URL(endpoint);
-      const res = await fetch(`${profile.url}${u.pathname}${u.search}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(event) });
-      const body = await res.text();
-      if (!res.ok) throw new CliError(`the endpoint answered ${res.status}: ${body.slice(0, 200)}`);
-      if (opts.json) printJson({ sent: event, status: res.status });
-      else process.stdout.write(`Sent the event to ${colors.bold(id)} (${res.status}); see \`tributary events ${id}\`\n`);
-      return;
-    }
-  }
-  // Anything else runs now through the API, with the event when one is given: a workflow gets it
-  // as steps.trigger.event, a source's run(event) as its argument.
-  // (the run endpoints' body is optional, so the generated types don't declare it)
-  const init = { ...p, ...(event !== undefined ? { body: { event } } : {}) } as typeof p;
-  const res = await withSpinner(`Running ${id}`, Boolean(opts.json), () =>
-    kind === "sources" ? client.POST("/v1/sources/{id}/run", init) : client.POST("/v1/workflows/{id}/run", init),
-  );
-  const data = unwrap(res);
-  if (opts.json) printJson(data ?? { ok: true });
-  else process.stdout.write(`Started a run of ${colors.bold(id)}${event !== undefined ? " with the event" : ""}; see \`tributary events ${id}\`\n`);
-}
+// delete, subscribe, unsubscribe, users create (run: run-now.ts)
 
 export async function remove(id: string, opts: { json?: boolean }): Promise<void> {
   const { client } = api();

@@ -26,8 +26,12 @@ interface Run {
   summary: string | null;
   response: { status: number } | null;
   replay_of: string | null;
+  waiting: { for: string; step_index: number; until_ms: number | null } | null;
   steps?: RunStep[];
 }
+
+/** the API's run statuses (GET /v1/workflows/{id}/runs?status=) */
+export const RUN_STATUSES = ["running", "suspended", "succeeded", "failed", "exited", "cancelled"] as const;
 
 const STATUS_COLORS: Record<string, (s: string) => string> = {
   succeeded: colors.green,
@@ -61,6 +65,9 @@ export async function runs(workflowId: string, opts: { follow?: boolean; status?
   const { client } = api();
   const limit = opts.limit ? Number(opts.limit) : 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new CliError("--limit takes 1 to 100");
+  if (opts.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(opts.status)) {
+    throw new CliError(`--status ${opts.status}: not a run status`, `one of: ${RUN_STATUSES.join(", ")}`);
+  }
   const read = async () => {
     const query = { limit, ...(opts.status ? { status: opts.status } : {}) } as { limit: number };
     const res = unwrap(await client.GET("/v1/workflows/{id}/runs", { params: { path: { id: workflowId }, query } }));
@@ -100,10 +107,12 @@ export async function showRun(runId: string, opts: { json?: boolean }): Promise<
   const out: string[] = [];
   const head = [colors.bold(r.id), status(r.status), `started ${ago(r.started_at_ms)}`];
   if (r.ended_at_ms !== null) head.push(`took ${took(r.started_at_ms, r.ended_at_ms)}`);
-  if (r.response) head.push(`replied ${r.response.status}`);
+  const reply = await replyOf(r);
+  if (reply) head.push(reply);
   if (r.replay_of) head.push(`replays ${r.replay_of}`);
   out.push(head.join("  "));
   if (r.summary) out.push(`  ${printable(r.summary)}`);
+  if (r.waiting) out.push(...waitingLines(r));
   for (const [i, s] of (r.steps ?? []).entries()) {
     const line = [`${String(i + 1).padStart(3)}  ${colors.bold(printable(s.name))}`, status(s.status), took(s.started_at_ms, s.ended_at_ms)];
     if (s.attempts > 1) line.push(`${s.attempts} attempts`);
@@ -122,6 +131,54 @@ export async function showRun(runId: string, opts: { json?: boolean }): Promise<
     }
   }
   process.stdout.write(out.join("\n") + "\n");
+}
+
+/**
+ * What the run's HTTP reply was, said as what happened: none for a workflow without an endpoint
+ * (a run now, a timer); "answered 200 at acceptance" when the request was answered before the
+ * steps ran, so a run that then failed is not shown as a success.
+ */
+async function replyOf(r: Run): Promise<string | undefined> {
+  if (!r.response) return undefined;
+  const { client } = api();
+  const res = await client.GET("/v1/workflows/{id}", { params: { path: { id: r.workflow_id } } });
+  const trigger = (res.data as { data?: { trigger?: { type?: string; custom_response?: boolean } } } | undefined)?.data?.trigger;
+  if (trigger && trigger.type !== "http") return undefined;
+  const code = r.response.status;
+  const ended = r.status === "failed" || r.status === "cancelled" ? `; the run then ${r.status === "failed" ? "failed" : "was cancelled"}` : "";
+  const said = trigger?.custom_response ? `replied ${code}${ended}` : `answered ${code} at acceptance${ended}`;
+  return ended || code >= 400 ? colors.yellow(said) : said;
+}
+
+const WAITS_FOR: Record<string, string> = {
+  delay: "waits ($.flow.delay)",
+  suspend: "is suspended ($.flow.suspend)",
+  rerun: "waits to run its step again ($.flow.rerun)",
+  retry: "waits to retry its step",
+  queued: "is queued (the workflow's concurrency or rate)",
+};
+
+/** what a waiting run waits for, until when, and the resume URL a step exported or returned */
+function waitingLines(r: Run): string[] {
+  const w = r.waiting!;
+  const step = r.steps?.[w.step_index];
+  const lines = [colors.cyan(`  ${WAITS_FOR[w.for] ?? `waits (${w.for})`}${step ? ` at step ${w.step_index + 1} (${printable(step.name)})` : ""}`)];
+  lines.push(colors.cyan(w.until_ms === null ? "  until it is resumed or cancelled" : `  until ${new Date(w.until_ms).toISOString()} (${ago(w.until_ms)})${w.for === "suspend" ? " unless resumed, then it fails" : ""}`));
+  const url = resumeUrl(step);
+  if (url) lines.push(`  resume URL: ${printable(url)}`);
+  if (w.for === "suspend") lines.push(colors.dim(`  \`tributary resume ${r.id} --data '{...}'\` resumes it; \`tributary cancel ${r.id}\` ends it`));
+  return lines;
+}
+
+function resumeUrl(step: RunStep | undefined): string | undefined {
+  for (const v of [step?.exports, step?.return_value]) {
+    if (!v || typeof v !== "object") continue;
+    const o = v as Record<string, unknown>;
+    const found = typeof o.resume_url === "string" ? o.resume_url : Object.values(o).find((x) => x && typeof x === "object" && typeof (x as Record<string, unknown>).resume_url === "string");
+    if (typeof found === "string") return found;
+    if (found) return (found as { resume_url: string }).resume_url;
+  }
+  return undefined;
 }
 
 export async function replay(runId: string, opts: { json?: boolean; original?: boolean }): Promise<void> {

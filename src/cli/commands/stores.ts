@@ -32,8 +32,15 @@ export async function dataStores(opts: { json?: boolean }): Promise<void> {
   else printTable(["ID", "NAME", "KEYS", "CREATED"], rows.map((s) => [s.id, s.name, s.keys, ago(s.created_at)]));
 }
 
+export async function createDataStore(name: string, opts: { json?: boolean }): Promise<void> {
+  const { client } = api();
+  const data = (unwrap(await client.POST("/v1/data_stores", { body: { name } })) as { data: { id: string; name: string } }).data;
+  if (opts.json) printJson(data);
+  else process.stdout.write(`Created data store ${colors.bold(data.name)} (${data.id}); see \`tributary records ${data.id}\`\n`);
+}
+
 export async function records(storeId: string, opts: { prefix?: string; limit?: string; json?: boolean }): Promise<void> {
-  if (!storeId.startsWith("ds_")) throw new CliError(`${storeId} is not a data store`, "data store ids start with ds_: `tributary datastores`");
+  if (!storeId.startsWith("ds_")) throw new CliError(`${storeId} is not a data store`, "data store ids start with ds_: `tributary datastores list`");
   const { client } = api();
   const limit = opts.limit ? Number(opts.limit) : 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new CliError("--limit takes 1 to 100");
