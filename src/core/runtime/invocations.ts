@@ -13,6 +13,7 @@ import type { PendingWrites } from "../data-stores/pending-writes.ts";
 import type { Usage } from "./usage.ts";
 import { errorPayload, type InvocationContext } from "./error-events.ts";
 import { resultPart } from "./result-part.ts";
+import { warmUp } from "./warm-up.ts";
 import { EventRows, type CachedState } from "./event-rows.ts";
 import { fanOut, MAX_HOPS } from "../flow/fan-out.ts";
 import type { Routes } from "../flow/routes.ts";
@@ -181,28 +182,9 @@ export class Invocations {
     return done;
   }
 
-  /**
-   * Starts the source's context on its runner ahead of its first run, so that run starts warm.
-   * Nothing runs, nothing is recorded or counted; a failure is left for the run to report.
-   */
-  async warm(t: Target, nextUseAt: number): Promise<void> {
-    // the component's top level runs now, and may read process.env
-    const env = await this.#d.env.snapshot(t.user.id);
-    await this.#d.invoker.invoke({
-      sourceId: t.source.id,
-      owner: t.user.id,
-      nextUseAt,
-      ...codeOf(t),
-      kind: "run",
-      warmOnly: true,
-      ...(env === undefined ? {} : { env }),
-      props: {},
-      db: {},
-      // no epoch the host gives out: the first real run brings the source's db
-      dbEpoch: -1,
-      limits: this.#d.limits,
-      fetchAllow: this.#d.fetchAllow,
-    });
+  /** Starts the source's context on its runner ahead of its first run (warm-up.ts). */
+  warm(t: Target, nextUseAt: number): Promise<void> {
+    return warmUp(this.#d, t, nextUseAt);
   }
 
   /** Commits the result of a dry run (a hook of a source that now exists). */

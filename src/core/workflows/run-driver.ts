@@ -31,9 +31,9 @@ export interface RunDriverDeps {
   /** the first retry's backoff, doubling after (TRIBUTARY_RUN_RETRY_MS, 10 s) */
   retryBaseMs: number;
   /** invokes a step and commits its result; resolves once committed, with what the run does next */
-  step: (t: Target, opts: InvokeOptions, step: StepInvocation) => Promise<Committed>;
+  step: (target: Target, opts: InvokeOptions, step: StepInvocation) => Promise<Committed>;
   /** commits what a run did without running a step (a suspension's timeout, a run's end) */
-  settleOnly: (t: Target, opts: InvokeOptions, result: InvokeResult, step: StepInvocation) => Promise<void>;
+  settleOnly: (target: Target, opts: InvokeOptions, result: InvokeResult, step: StepInvocation) => Promise<void>;
   /** whether $.send.email can send (TRIBUTARY_SMTP_URL is set) */
   email: boolean;
   /** whether results of the emitter are no longer committed (the service stops, it was deleted) */
@@ -41,7 +41,7 @@ export interface RunDriverDeps {
   /** a commit here made a run wait until `dueAtMs`: the waker (run-waker.ts) takes it up then */
   wake: (dueAtMs: number) => void;
   /** the workflow as one of its deployments runs (undefined: that deployment is no longer kept) */
-  deployment: (t: Target, deploymentId: string) => Promise<Target | undefined>;
+  deployment: (target: Target, deploymentId: string) => Promise<Target | undefined>;
   log: (err: unknown, what: string) => void;
 }
 
@@ -83,7 +83,7 @@ export class RunDriver {
     const batching = { cache: false, batchScheduleFn: (go: () => void) => setImmediate(go), maxBatchSize: 512 };
     this.#claims = new DataLoader(async (runs) => {
       const claimed = await deps.store.runs.claimMany(runs, Date.now());
-      return runs.map((r) => claimed.has(r.id));
+      return runs.map((result) => claimed.has(result.id));
     }, batching);
     this.#steps = new DataLoader(async (ids) => {
       const steps = await deps.store.runs.stepsOf(ids);
@@ -101,14 +101,14 @@ export class RunDriver {
   }
 
   /**
-   * A new run of `t`'s workflow. Resolves when it has ended or waits; rejects only when its first
+   * A new run of `target`'s workflow. Resolves when it has ended or waits; rejects only when its first
    * step's commit failed (what triggered it is still there, and runs again).
    */
-  async start(t: Target, eventJson: string | undefined, opts: RunOptions): Promise<InvokeResult> {
-    const w = t.workflow!;
+  async start(target: Target, eventJson: string | undefined, opts: RunOptions): Promise<InvokeResult> {
+    const workflow = target.workflow!;
     const state = newRunState(
-      w,
-      t.user.id,
+      workflow,
+      target.user.id,
       {
         id: newId("r_"),
         startedAt: Date.now(),
@@ -118,23 +118,23 @@ export class RunDriver {
       },
       this.#d.version,
     );
-    const admitted = this.#gate.tryStart(w, Date.now());
+    const admitted = this.#gate.tryStart(workflow, Date.now());
     if (!admitted.ok) {
       // it waits in the store, queued, consuming what triggered it: the rest wait durably in order
-      const { next } = transition(w, state, { type: "turnedAway", retryAt: admitted.retryAt }, Date.now());
-      await this.#d.settleOnly(t, opts, emptyResult(), this.#invocation(t, state, next, { newRun: true }));
+      const { next } = transition(workflow, state, { type: "turnedAway", retryAt: admitted.retryAt }, Date.now());
+      await this.#d.settleOnly(target, opts, emptyResult(), this.#invocation(target, state, next, { newRun: true }));
       if (admitted.retryAt !== null) this.#d.wake(admitted.retryAt);
       return emptyResult();
     }
     try {
-      const { next } = transition(w, state, { type: "admitted" }, Date.now());
+      const { next } = transition(workflow, state, { type: "admitted" }, Date.now());
       if (next.kind !== "step") {
-        await this.#d.settleOnly(t, opts, emptyResult(), this.#invocation(t, state, next, { newRun: true }));
+        await this.#d.settleOnly(target, opts, emptyResult(), this.#invocation(target, state, next, { newRun: true }));
         return emptyResult();
       }
-      return await this.#drive(t, state, next, opts, true);
+      return await this.#drive(target, state, next, opts, true);
     } finally {
-      this.#runEnded(t);
+      this.#runEnded(target);
     }
   }
 
@@ -142,10 +142,10 @@ export class RunDriver {
    * Takes up a run the store says is due (or orphaned, or queued): its next step, a timeout, or
    * its end. `reserved`: a queued run the caller has counted in the gate already.
    */
-  async resume(t: Target, row: RunRow, reserved = false): Promise<void> {
-    const w = t.workflow!;
+  async resume(target: Target, row: RunRow, reserved = false): Promise<void> {
+    const workflow = target.workflow!;
     if (this.#inFlight.has(row.id)) {
-      if (reserved) this.#runEnded(t);
+      if (reserved) this.#runEnded(target);
       return;
     }
     this.#inFlight.add(row.id);
@@ -163,7 +163,7 @@ export class RunDriver {
       // a queued run may be taken up with no due time (a run of its workflow ended)
       if (fresh.due_at_ms !== null ? fresh.due_at_ms > now : fresh.status !== "running" && !queued) return;
       if (queued && !counted) {
-        const admitted = this.#gate.tryStart(w, now);
+        const admitted = this.#gate.tryStart(workflow, now);
         if (!admitted.ok) {
           if (admitted.retryAt !== null && fresh.wait !== null) {
             await this.#d.store.runs.postpone(fresh.id, fresh.wait, admitted.retryAt);
@@ -173,7 +173,7 @@ export class RunDriver {
         }
       } else if (!queued) {
         // a run coming back from a wait had started before: it counts, but is not held back
-        this.#gate.busy(w);
+        this.#gate.busy(workflow);
       }
       counted = true;
       // claimed before anything runs: a resume URL or a cancel that comes now finds the run
@@ -182,7 +182,7 @@ export class RunDriver {
       row = fresh;
       // it runs the deployment it started on to its end (one no longer kept, from before
       // deployments were kept: the current one, from its cursor on)
-      const pinned = (await this.#d.deployment(t, row.deployment_id)) ?? t;
+      const pinned = (await this.#d.deployment(target, row.deployment_id)) ?? target;
       const state = loadedRunState(pinned.workflow!, row, await this.#steps.load(row.id), this.#d.version);
       const taken = transition(pinned.workflow!, state, { type: "takenUp" }, now);
       if (taken.next.kind !== "step") {
@@ -192,11 +192,11 @@ export class RunDriver {
       await this.#drive(pinned, state, taken.next, {}, false);
     } finally {
       this.#inFlight.delete(row.id);
-      if (counted) this.#runEnded(t);
+      if (counted) this.#runEnded(target);
     }
   }
 
-  async #drive(t: Target, state: RunState, next: Next, opts: RunOptions, newRun: boolean): Promise<InvokeResult> {
+  async #drive(target: Target, state: RunState, next: Next, opts: RunOptions, newRun: boolean): Promise<InvokeResult> {
     const runId = state.run.id;
     this.#inFlight.add(runId);
     let last = emptyResult();
@@ -213,14 +213,14 @@ export class RunDriver {
     let first = true;
     try {
       while (next.kind === "step") {
-        if (this.#cancelled.has(runId) || this.#d.halted(t.source.id)) break;
-        const inv = this.#invocation(t, state, next, {
+        if (this.#cancelled.has(runId) || this.#d.halted(target.source.id)) break;
+        const inv = this.#invocation(target, state, next, {
           newRun: first && newRun,
           ...(opts.respond && !responded ? { onRespond: reply } : {}),
         });
         let done: Committed;
         try {
-          done = await this.#d.step(t, first ? opts : {}, inv);
+          done = await this.#d.step(target, first ? opts : {}, inv);
         } catch (e) {
           // a new run's trigger is still there: it runs again (or is set aside as poison). One that
           // answered at once ($.respond({immediate: true})) had no trigger kept: it is lost, and said so.
@@ -233,7 +233,7 @@ export class RunDriver {
           // Any other refusal would refuse every try: the run fails here, naming why.
           // One that ran on the state of another run's refused step goes on from what the store has.
           if (runsAgainLater(e)) this.#d.log(e, `committing a step of run ${runId} failed; the run goes on once the store takes writes again`);
-          else await this.#refused(t, state, next.idx, e);
+          else await this.#refused(target, state, next.idx, e);
           break;
         }
         first = false;
@@ -251,54 +251,54 @@ export class RunDriver {
   }
 
   /** A run is no longer driven here: its place in the gate frees, and a queued run may take it. */
-  #runEnded(t: Target): void {
-    this.#gate.idle(t.workflow!);
-    if (RunGate.gated(t.workflow!)) void this.#startQueued(t);
+  #runEnded(target: Target): void {
+    this.#gate.idle(target.workflow!);
+    if (RunGate.gated(target.workflow!)) void this.#startQueued(target);
   }
 
   /** A run of a gated workflow ended here: its oldest queued runs that may start now, start. */
-  async #startQueued(t: Target): Promise<void> {
-    const w = t.workflow!;
-    if (this.#d.halted(w.id)) return;
+  async #startQueued(target: Target): Promise<void> {
+    const workflow = target.workflow!;
+    if (this.#d.halted(workflow.id)) return;
     try {
       // oldest first, each counted in the gate before the next is looked at
-      for (const row of await this.#d.store.runs.queued({ workflowId: w.id }, Date.now(), 8)) {
+      for (const row of await this.#d.store.runs.queued({ workflowId: workflow.id }, Date.now(), 8)) {
         if (this.#inFlight.has(row.id)) continue;
-        if (!this.#gate.tryStart(w, Date.now()).ok) return;
-        void this.resume(t, row, true).catch((e: unknown) => this.#d.log(e, `starting queued run ${row.id} failed`));
+        if (!this.#gate.tryStart(workflow, Date.now()).ok) return;
+        void this.resume(target, row, true).catch((e: unknown) => this.#d.log(e, `starting queued run ${row.id} failed`));
       }
     } catch (e) {
-      this.#d.log(e, `reading the queued runs of ${w.id} failed; they start with the next sweep`);
+      this.#d.log(e, `reading the queued runs of ${workflow.id} failed; they start with the next sweep`);
     }
   }
 
   /** A step's commit was refused for a reason of its own (a value the store won't take): the run fails. */
-  async #refused(t: Target, state: RunState, idx: number, e: unknown): Promise<void> {
+  async #refused(target: Target, state: RunState, idx: number, e: unknown): Promise<void> {
     this.#d.log(e, `a step of run ${state.run.id} could not be committed; the run fails`);
     const cellId = state.steps[idx]?.cell_id;
     const error: InvocationError = { name: "InternalError", message: `the step's result could not be committed (${e instanceof Error ? e.message : String(e)})`, stack: "", ...(cellId ? { cellId } : {}) };
-    const failed = transition(t.workflow!, state, { type: "refused", idx, error }, Date.now());
+    const failed = transition(target.workflow!, state, { type: "refused", idx, error }, Date.now());
     try {
-      await this.#settleOnly(t, state, failed.next, failed.error, failed.reportError);
+      await this.#settleOnly(target, state, failed.next, failed.error, failed.reportError);
     } catch (e2) {
       this.#d.log(e2, `recording the failure of run ${state.run.id} failed`);
     }
   }
 
   /** Commits a transition that ran no step (a run's end, a timeout, a refusal): its rows and its error. */
-  #settleOnly(t: Target, state: RunState, next: Next, error: InvocationError | undefined, reportError: boolean): Promise<void> {
+  #settleOnly(target: Target, state: RunState, next: Next, error: InvocationError | undefined, reportError: boolean): Promise<void> {
     const result = emptyResult();
     if (error) result.error = error;
-    return this.#d.settleOnly(t, {}, result, this.#invocation(t, state, next, { reportError }));
+    return this.#d.settleOnly(target, {}, result, this.#invocation(target, state, next, { reportError }));
   }
 
   /**
    * The invocation of one step of the run: its result, applied to the run when it commits, says
    * what follows. A `next` that is not a step (the run ends or times out) runs nothing.
    */
-  #invocation(t: Target, state: RunState, next: Next, o: { newRun?: boolean; reportError?: boolean; onRespond?: (r: HttpResponse) => void }): StepInvocation {
-    const w = t.workflow!;
-    const run: StepRunInfo = { customResponse: w.trigger.type === "http" && w.trigger.custom_response === true, context: state.context };
+  #invocation(target: Target, state: RunState, next: Next, options: { newRun?: boolean; reportError?: boolean; onRespond?: (result: HttpResponse) => void }): StepInvocation {
+    const workflow = target.workflow!;
+    const run: StepRunInfo = { customResponse: workflow.trigger.type === "http" && workflow.trigger.custom_response === true, context: state.context };
     if (this.#d.email) run.email = true;
     const step = next.kind === "step" ? next : undefined;
     if (step) {
@@ -306,28 +306,28 @@ export class RunDriver {
       run.runs = step.runs;
       run.results = resultsBefore(state, step.idx);
       // signed only for a step whose code can ask for them (an HMAC a step was 3% of the thread)
-      if (mayWait(w.steps[step.idx])) run.urls = waitUrls(this.#d.secrets, this.#d.publicUrl, state.run.id, step.idx, step.runs);
+      if (mayWait(workflow.steps[step.idx])) run.urls = waitUrls(this.#d.secrets, this.#d.publicUrl, state.run.id, step.idx, step.runs);
       if (step.rerun?.context !== undefined) run.rerunContext = JSON.parse(step.rerun.context);
       if (step.rerun?.callback !== undefined) run.callbackRequest = JSON.parse(step.rerun.callback);
     }
-    const settings = { retries: w.settings?.retries ?? 0, retryBaseMs: this.#d.retryBaseMs };
+    const settings = { retries: workflow.settings?.retries ?? 0, retryBaseMs: this.#d.retryBaseMs };
     return {
       run,
       ctx: stepContext(state.run),
-      newRun: o.newRun === true,
-      ...(o.onRespond ? { onRespond: o.onRespond } : {}),
+      newRun: options.newRun === true,
+      ...(options.onRespond ? { onRespond: options.onRespond } : {}),
       // a run is one of the owner's invocations once: at its first step, wherever that runs (a
       // replay or a queued run starts from the waker)
-      countsRun: o.newRun === true || (step !== undefined && state.run.cursor === 0 && state.steps.every((s) => s.attempts === 0)),
-      settle: (r, now) => {
-        const ended: RunEvent | undefined = step && { type: "stepEnded", step, result: r, settings };
-        const applied = ended && transition(w, state, ended, now);
-        const reportError = applied ? applied.reportError : o.reportError === true;
+      countsRun: options.newRun === true || (step !== undefined && state.run.cursor === 0 && state.steps.every((s) => s.attempts === 0)),
+      settle: (result, now) => {
+        const ended: RunEvent | undefined = step && { type: "stepEnded", step, result: result, settings };
+        const applied = ended && transition(workflow, state, ended, now);
+        const reportError = applied ? applied.reportError : options.reportError === true;
         const goesOn = applied?.next.kind === "step";
         // bounded: a run's $logs event holds its first MAX_RUN_LOG_LINES lines (each step's row has its own)
-        for (const line of r.logs) if (state.logs.length < MAX_RUN_LOG_LINES) state.logs.push(line);
+        for (const line of result.logs) if (state.logs.length < MAX_RUN_LOG_LINES) state.logs.push(line);
         const logs = goesOn ? [] : state.logs.splice(0);
-        const sends = step && !r.error ? sendRows(state.run, step.idx, state.steps[step.idx]?.cell_id, r, now) : undefined;
+        const sends = step && !result.error ? sendRows(state.run, step.idx, state.steps[step.idx]?.cell_id, result, now) : undefined;
         return { ...takeRows(state), reportError, logs, ...(sends ? { sends } : {}), ...(applied ? { next: applied.next } : {}) };
       },
     };

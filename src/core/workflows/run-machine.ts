@@ -133,19 +133,19 @@ export function retryDelayMs(base: number, attempt: number): number {
  * Applies `event` to the run held in `state` (its row and its steps' rows change in place, each
  * changed step marked dirty for the next commit) and says what the engine does next.
  */
-export function transition(w: WorkflowRow, state: RunState, event: RunEvent, now: number): Transition {
+export function transition(workflow: WorkflowRow, state: RunState, event: RunEvent, now: number): Transition {
   switch (event.type) {
     case "admitted":
-      if (w.steps.length === 0) return { next: advance(w, state, now), reportError: false };
+      if (workflow.steps.length === 0) return { next: advance(workflow, state, now), reportError: false };
       enter(state, { kind: "driving" });
       return { next: firstTry(0), reportError: false };
     case "turnedAway":
       enter(state, queuedPhase(event.retryAt));
       return { next: { kind: "wait" }, reportError: false };
     case "stepEnded":
-      return stepEnded(w, state, event.step, event.result, now, event.settings);
+      return stepEnded(workflow, state, event.step, event.result, now, event.settings);
     case "takenUp":
-      return takenUp(w, state, now);
+      return takenUp(workflow, state, now);
     case "refused":
       refused(state, event.idx, event.error, now);
       return { next: { kind: "end" }, reportError: true, error: event.error };
@@ -155,29 +155,29 @@ export function transition(w: WorkflowRow, state: RunState, event: RunEvent, now
 const firstTry = (idx: number): Next => ({ kind: "step", idx, runs: 1, attempt: 1 });
 
 /** A step's result applied to the run: it goes on, waits ($.flow, a retry's backoff), or ends. */
-function stepEnded(w: WorkflowRow, state: RunState, step: StepRun, r: InvokeResult, now: number, o: RetrySettings): Transition {
+function stepEnded(workflow: WorkflowRow, state: RunState, step: StepRun, result: InvokeResult, now: number, retrySettings: RetrySettings): Transition {
   const { run } = state;
   const row = state.steps[step.idx]!;
-  const report = r.steps?.find((s) => s.cellId === row.cell_id);
+  const report = result.steps?.find((s) => s.cellId === row.cell_id);
   state.dirty.add(step.idx);
-  row.started_at_ms = report?.startedAt ?? now - Math.round(r.wallMs);
+  row.started_at_ms = report?.startedAt ?? now - Math.round(result.wallMs);
   row.ended_at_ms = report?.endedAt ?? now;
   row.attempts += 1;
-  row.logs = stepLogs(r);
+  row.logs = stepLogs(result);
   // the trigger got the first response given; a later $.respond changes nothing
   // (a replay's request was answered when it was accepted: nobody gets its run's reply)
-  if (r.response && run.response_status === null && !answersNobody(run)) run.response_status = r.response.status;
+  if (result.response && run.response_status === null && !answersNobody(run)) run.response_status = result.response.status;
   if (report?.summary !== undefined) run.summary = report.summary;
 
-  if (r.error) {
+  if (result.error) {
     row.status = "failed";
-    row.error = JSON.stringify({ name: r.error.name, message: r.error.message, stack: r.error.stack });
+    row.error = JSON.stringify({ name: result.error.name, message: result.error.message, stack: result.error.stack });
     row.return_value = null;
     row.exports = report?.exports ?? null;
-    if (step.attempt <= o.retries) {
+    if (step.attempt <= retrySettings.retries) {
       // the run stays running: the step runs again after the backoff
       const attempt = step.attempt + 1;
-      waitFor(state, { kind: "retrying", wait: { kind: "retry", idx: step.idx, runs: step.runs, attempt, ...step.rerun }, dueAt: now + retryDelayMs(o.retryBaseMs, attempt) });
+      waitFor(state, { kind: "retrying", wait: { kind: "retry", idx: step.idx, runs: step.runs, attempt, ...step.rerun }, dueAt: now + retryDelayMs(retrySettings.retryBaseMs, attempt) });
       return { next: { kind: "wait" }, reportError: false };
     }
     end(state, "failed", now);
@@ -210,18 +210,18 @@ function stepEnded(w: WorkflowRow, state: RunState, step: StepRun, r: InvokeResu
     waitFor(state, flow.kind === "delay" ? { kind: "delayed", wait: waitKind as Wait<"delay">, dueAt: now + flow.ms } : { kind: "suspended", wait: waitKind as Wait<"suspend">, dueAt: now + flow.ms });
     return { next: { kind: "wait" }, reportError: false };
   }
-  return { next: advance(w, state, now), reportError: false };
+  return { next: advance(workflow, state, now), reportError: false };
 }
 
 /** A waiting (or orphaned) run taken up: the step it runs now, a timeout, or its end. */
-function takenUp(w: WorkflowRow, state: RunState, now: number): Transition {
+function takenUp(workflow: WorkflowRow, state: RunState, now: number): Transition {
   const { run } = state;
   const phase = phaseOf(run);
   const wait = phase.kind === "driving" || phase.kind === "ended" ? undefined : phase.wait;
   let next: Next;
   if (!wait) {
     // running, with nothing to wait for: a node that ran it stopped; its next step runs again
-    if (run.cursor >= w.steps.length) return { next: advance(w, state, now), reportError: false };
+    if (run.cursor >= workflow.steps.length) return { next: advance(workflow, state, now), reportError: false };
     next = firstTry(run.cursor);
   } else {
     switch (wait.kind) {
@@ -237,9 +237,9 @@ function takenUp(w: WorkflowRow, state: RunState, now: number): Transition {
         break;
       case "suspend":
         if (!wait.resumed) return suspendTimedOut(state, wait.idx, now);
-        return { next: resumedAfter(w, state, wait.idx, now), reportError: false };
+        return { next: resumedAfter(workflow, state, wait.idx, now), reportError: false };
       case "delay":
-        return { next: resumedAfter(w, state, wait.idx, now), reportError: false };
+        return { next: resumedAfter(workflow, state, wait.idx, now), reportError: false };
     }
   }
   enter(state, { kind: "driving" });
@@ -264,19 +264,19 @@ function rerunOf(wait: Rerun): Rerun {
 }
 
 /** A delay or suspension is over: its step has ended, the run goes on after it. */
-function resumedAfter(w: WorkflowRow, state: RunState, idx: number, now: number): Next {
+function resumedAfter(workflow: WorkflowRow, state: RunState, idx: number, now: number): Next {
   const row = state.steps[idx];
   if (row && row.status === "suspended") {
     row.status = "succeeded";
     state.dirty.add(idx);
   }
   state.run.cursor = Math.max(state.run.cursor, idx + 1);
-  return advance(w, state, now);
+  return advance(workflow, state, now);
 }
 
 /** After a step ended: the next one, or the run's end when it was the last. */
-function advance(w: WorkflowRow, state: RunState, now: number): Next {
-  if (state.run.cursor >= w.steps.length) {
+function advance(workflow: WorkflowRow, state: RunState, now: number): Next {
+  if (state.run.cursor >= workflow.steps.length) {
     end(state, "succeeded", now);
     return { kind: "end" };
   }
