@@ -59,6 +59,43 @@ describe("several nodes: durable workflow runs", { skip: clusterSkip() }, () => 
     return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
   };
 
+  it("a wait ends once: resume through one node and cancel through the other, at once, 10 of 10", { timeout: 180_000 }, async () => {
+    const [n1, n2] = c.nodes;
+    const made = await c.api(n1!, "POST", "/v1/users", { username: "racer", email: "racer@example.com" });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const key: string = made.body.data.api_key;
+    const created = await as(key, n1!, "POST", "/v1/workflows", {
+      name: "races across nodes",
+      trigger: { type: "http" },
+      steps: [
+        { name: "ask", code: step(`const u = $.flow.suspend(); $.export("urls", u);`) },
+        { name: "act", code: step(`await fetch("${counterUrl}/race/" + steps.trigger.context.id);`) },
+      ],
+    });
+    assert.equal(created.status, 200, created.text);
+    const w = created.body.data;
+    const endpoint = new URL(w.trigger.endpoint_url).pathname;
+    for (let i = 0; i < 10; i++) {
+      assert.equal((await fetch(n1!.url + endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status, 200);
+      const run = await waitFor(async () => {
+        const runs = (await as(key, n2!, "GET", `/v1/workflows/${w.id}/runs?limit=100`)).body.data as any[];
+        const waiting = runs.find((r) => r.status === "suspended");
+        return waiting && (await as(key, n2!, "GET", `/v1/runs/${waiting.id}?expand=steps`)).body.data;
+      }, 30_000, `run ${i + 1} to wait`);
+      const urls = run.steps[0].exports.urls;
+      const call = (node: Node, url: string) => fetch(node.url + new URL(url).pathname, { method: "POST" }).then((r) => r.status);
+      const [resumed, cancelled] = await Promise.all([call(n1!, urls.resume_url), call(n2!, urls.cancel_url)]);
+      assert.deepEqual([resumed, cancelled].sort(), [200, 409], `exactly one wins: resume ${resumed}, cancel ${cancelled}`);
+      const ended = await waitFor(async () => {
+        const r = (await as(key, n1!, "GET", `/v1/runs/${run.id}`)).body.data;
+        return ["running", "suspended"].includes(r.status) ? undefined : r;
+      }, 30_000, `run ${run.id} to end`);
+      assert.equal(ended.status, resumed === 200 ? "succeeded" : "cancelled");
+      assert.equal(hits.get(`/race/${run.id}`) ?? 0, resumed === 200 ? 1 : 0, "the step after the wait ran once if resumed, never if cancelled");
+    }
+    for (const k of [...hits.keys()]) if (k.startsWith("/race/")) hits.delete(k);
+  });
+
   it("runs waiting in $.flow.delay go on, each step once, on the surviving node after kill -9 of their owner", { timeout: 180_000 }, async (t) => {
     const [n1] = c.nodes;
     const made = await c.api(n1, "POST", "/v1/users", { username: "delayer", email: "delayer@example.com" });
