@@ -88,6 +88,23 @@ const PACKAGES: FixturePackage[] = [
         export const h2const = typeof h2c.NGHTTP2_CANCEL;`,
     },
   },
+  // shaped like Pipedream's component packages (@pipedream/helper_functions imports moment,
+  // @pipedream/slack form-data): an action file imports packages its package.json doesn't declare
+  {
+    name: "@pipedream/undeclared_app",
+    version: "0.3.0",
+    type: "module",
+    main: "undeclared_app.app.mjs",
+    files: {
+      "undeclared_app.app.mjs": `export default { type: "app", app: "undeclared_app" };`,
+      "actions/pad/pad.mjs": `import pad from "pad-it";
+        import { hello } from "@fixture/scoped";
+        export default { key: "undeclared_app-pad", name: "Pad", type: "action", version: "0.0.1", props: {},
+          async run() { return pad("x") + " " + hello(); } };`,
+    },
+  },
+  // the same import in any other package is that package's bug, as in Node
+  { name: "undeclared-other", version: "1.0.0", type: "module", main: "index.mjs", files: { "index.mjs": `import pad from "pad-it"; export default pad;` } },
   // ~1.2 MB each, incompressible enough: two of them pass a 1 MiB cache cap
   { name: "big-a", version: "1.0.0", files: { "index.js": `module.exports = "a";`, "blob.txt": noise(1_200_000, 1) } },
   { name: "big-b", version: "1.0.0", files: { "index.js": `module.exports = "b";`, "blob.txt": noise(1_200_000, 2) } },
@@ -191,6 +208,15 @@ describe("npm packages in components", () => {
       optional: "MODULE_NOT_FOUND",
       lazy: "function",
     });
+  });
+
+  it("packages one of Pipedream's component packages imports without declaring them are installed for it; in another package such an import fails the save", async () => {
+    const got = await runOnce(t, `import pad from "@pipedream/undeclared_app/actions/pad/pad.mjs";
+      export default { async run() { this.$emit(await pad.run.call(this, { $: {} })); } }`);
+    assert.equal(got, "v2:x scoped", "pad-it's latest and @fixture/scoped, neither declared by the package");
+    const refused = await t.request("POST", "/v1/components", { body: { component_code: `import pad from "undeclared-other"; export default { run() { this.$emit(pad("y")); } }` } });
+    assert.equal(refused.status, 422);
+    assert.match(refused.body.error.message, /cannot import "pad-it" \(undeclared-other\/index\.mjs:1:16\): it is not installed/);
   });
 
   it("the component keeps its code; saving again uses the cache (no tarball fetched twice)", async () => {

@@ -6,7 +6,7 @@ import { AppError } from "../../lib/errors.ts";
 import { installTree, resolveTree } from "./install.ts";
 import { builtinFile, FORBIDDEN_FILE, GLOBALS, isBridgeFile } from "./node-builtins.ts";
 import { Registry } from "./registry.ts";
-import { attributesError, checkLoad, CONFINED, inTree, loadMissing, MISSING, resolveInTree, type Confinement } from "./confine.ts";
+import { attributesError, checkLoad, CONFINED, inTree, loadMissing, MISSING, packageOf, resolveInTree, type Confinement } from "./confine.ts";
 import { FORBIDDEN_BUILTINS, packageAllowed, parseSpecifier, type Specifier } from "./specifier.ts";
 import { isProvidedModule } from "../sandbox/provided/index.ts";
 import { withLineMap } from "../sandbox/stack-map.ts";
@@ -117,30 +117,40 @@ export class Bundler {
       }
     }
 
-    let resolveDirs = new Map<string, string>();
-    let installed: string[] = [];
-    let release = () => {};
-    if (packages.size > 0) {
+    // Pipedream's component packages import packages they don't declare (Pipedream installs
+    // whatever a component's files import): those found while bundling are installed beside the
+    // component's own, and the bundle made again (once: what they import, they declare)
+    for (let round = 0; ; round++) {
+      const undeclared = new Set<string>();
+      let resolveDirs = new Map<string, string>();
+      let installed: string[] = [];
+      let release = () => {};
+      if (packages.size > 0) {
+        try {
+          const tree = await resolveTree(this.#registry, [...packages].map(([name, range]) => ({ name, range })));
+          const out = await installTree(this.#registry, this.#o.cacheDir, tree, this.#o);
+          resolveDirs = out.resolveDirs;
+          installed = out.packages;
+          release = out.release;
+        } catch (e) {
+          throw new AppError("invalid_component", (e as Error).message);
+        }
+      }
       try {
-        const tree = await resolveTree(this.#registry, [...packages].map(([name, range]) => ({ name, range })));
-        const out = await installTree(this.#registry, this.#o.cacheDir, tree, this.#o);
-        resolveDirs = out.resolveDirs;
-        installed = out.packages;
-        release = out.release;
+        const provided = own.filter((i) => i.spec.kind === "provided");
+        const text = await this.#build(code, url, resolveDirs, remote, provided, undeclared);
+        if (Buffer.byteLength(text) > BUNDLE_MAX_BYTES) {
+          throw new AppError("invalid_component", `the bundled component is over ${BUNDLE_MAX_BYTES / 1048576} MiB`);
+        }
+        return { code: text, packages: installed };
       } catch (e) {
-        throw new AppError("invalid_component", (e as Error).message);
+        const more = [...undeclared].filter((name) => !packages.has(name) && packageAllowed(name, this.#o.npmAllow));
+        if (round > 0 || more.length === 0) throw e;
+        for (const name of more) packages.set(name, "latest");
+      } finally {
+        // bundled: the cache may prune the tree again
+        release();
       }
-    }
-    try {
-      const provided = own.filter((i) => i.spec.kind === "provided");
-      const text = await this.#build(code, url, resolveDirs, remote, provided);
-      if (Buffer.byteLength(text) > BUNDLE_MAX_BYTES) {
-        throw new AppError("invalid_component", `the bundled component is over ${BUNDLE_MAX_BYTES / 1048576} MiB`);
-      }
-      return { code: text, packages: installed };
-    } finally {
-      // bundled: the cache may prune the tree again
-      release();
     }
   }
 
@@ -174,7 +184,7 @@ export class Bundler {
     return { imports, files: remote.size };
   }
 
-  async #build(code: string, url: string | null, resolveDirs: Map<string, string>, remote: RemoteFiles, provided: Scan["imports"]): Promise<string> {
+  async #build(code: string, url: string | null, resolveDirs: Map<string, string>, remote: RemoteFiles, provided: Scan["imports"], undeclared: Set<string>): Promise<string> {
     const required = [...new Set(provided.filter((p) => p.kind === "require-call").map((p) => p.raw))];
     const first = resolveDirs.values().next();
     const confinement: Confinement = { tree: first.done ? undefined : realpathSync(dirname(first.value)) };
@@ -185,7 +195,7 @@ export class Bundler {
       setup: (b) => {
         b.onResolve({ filter: /.*/ }, (args) => attributesError(args));
         ownFiles(b, url, remote, this.#o.fetchAllow);
-        b.onResolve({ filter: /.*/ }, (args) => {
+        b.onResolve({ filter: /.*/ }, async (args) => {
           if (args.pluginData === CONFINED) return undefined;
           if (isOwn(args)) {
             const spec = parse(args.path);
@@ -205,7 +215,17 @@ export class Bundler {
           const path = /^(\.{0,2}\/|\/)/.test(args.path) ? undefined : builtin(args.path.startsWith("node:") ? args.path.slice(5) : args.path);
           if (path) return path;
           // anything else a package's file imports stays inside its tree
-          return inTree(confinement, args.importer) ? resolveInTree(b, confinement, args) : undefined;
+          if (!inTree(confinement, args.importer)) return undefined;
+          const r = await resolveInTree(b, confinement, args);
+          if (r !== undefined || args.kind !== "import-statement" || !packageOf(args.importer)?.startsWith("@pipedream/")) return r;
+          // a package one of Pipedream's imports without declaring it: the one installed beside
+          // the component's own (else noted, to be installed)
+          const spec = parse(args.path);
+          if ("errors" in spec || spec.kind !== "package") return undefined;
+          const dir = resolveDirs.get(spec.name);
+          if (dir) return resolveInTree(b, confinement, args, spec.name + spec.subpath, dir);
+          undeclared.add(spec.name);
+          return undefined;
         });
         // the last wall: nothing is read from disk but the tree's and our own files
         b.onLoad({ filter: /.*/, namespace: "file" }, async (args) => checkLoad(confinement, args) ?? (await sloppy?.load(args.path)));
