@@ -58,6 +58,9 @@ describe("dashboard: fix a failed run", { skip: browserSkip }, () => {
     await failedAt.filter({ hasText: "step charge: Error: card declined" }).waitFor();
     assert.ok(!(await failedAt.innerText()).includes("second line"), "only the error's first line");
     assert.match(await row.getByTestId("run-started").innerText(), /just now|s ago/);
+    // the $errors banner opens the run that failed
+    await page.getByTestId("failure-alert").getByTestId("failure-run-link").waitFor({ timeout: 15_000 });
+    assert.equal(await page.getByTestId("failure-run-link").getAttribute("href"), `#/runs/${failed.id}`);
     await shot("fix-runs-list");
 
     await row.getByTestId("run-started").click();
@@ -85,6 +88,28 @@ describe("dashboard: fix a failed run", { skip: browserSkip }, () => {
       await page.setViewportSize({ width: 1280, height: 860 });
     }
 
+    // Edit step: the editor, at that step, testing against this run; Test runs the draft (the fix)
+    await failedStep.getByTestId("edit-step").click();
+    await page.waitForURL((u) => u.hash === `#/workflows/${w.id}/edit/charge/${failed.id}`);
+    const editing = page.locator('[data-testid="step"][data-step-name="charge"]');
+    await editing.getByRole("button", { name: "Test charge" }).click();
+    const result = editing.getByTestId("step-test-result");
+    await result.getByText('"charged 12"').waitFor();
+    assert.equal(await result.getAttribute("data-outcome"), "succeeded");
+    assert.ok(await editing.evaluate((e) => e.getBoundingClientRect().top < 860), "the step is in view");
+    await page.screenshot({ path: join(SHOTS, "fix-editor-test.png") });
+    await page.setViewportSize({ width: 420, height: 860 });
+    try {
+      await editing.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, "fix-editor-test-420.png") });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
+    const listed = await t.request("GET", `/v1/workflows/${w.id}/runs`);
+    assert.equal(listed.body.data.length, 1, "a test records no run");
+    await page.goBack();
+    await page.locator(`[data-testid="run-page"][data-run-id="${failed.id}"]`).waitFor();
+
     await failedStep.getByRole("button", { name: "Retry from this step" }).click();
     await page.waitForURL((u) => /#\/runs\/r_/.test(u.hash) && !u.hash.endsWith(failed.id));
     const retried = page.locator('[data-testid="run-page"][data-status="succeeded"]');
@@ -101,6 +126,8 @@ describe("dashboard: fix a failed run", { skip: browserSkip }, () => {
     await page.getByTestId("retried-as").getByText(retryId!).waitFor();
     await go(`#/workflows/${w.id}`);
     await page.locator(`[data-testid="run-row"][data-run-id="${retryId}"]`).getByTestId("run-lineage").getByText(failed.id).waitFor();
+    // fixed: the banner has said what it had to
+    await page.getByTestId("failure-alert").waitFor({ state: "detached" });
     await shot("fix-runs-list-retried");
     await page.setViewportSize({ width: 420, height: 860 });
     try {
@@ -108,5 +135,41 @@ describe("dashboard: fix a failed run", { skip: browserSkip }, () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 860 });
     }
+  });
+
+  it("the error badge opens the failed run; a dismissed banner stays away until a newer error", async () => {
+    const made = await t.request("POST", "/v1/workflows", {
+      body: { name: "Breaker", trigger: { type: "none" }, steps: [{ name: "boom", code: step(`throw new Error("boom");`) }] },
+    });
+    assert.equal(made.status, 200, made.text);
+    const w = made.body.data;
+    const fail = async (n: number) => {
+      await t.request("POST", `/v1/workflows/${w.id}/run`, { body: { event: {} } });
+      return waitFor(async () => {
+        const list = await t.request("GET", `/v1/workflows/${w.id}/runs?status=failed`);
+        const errors = await t.request("GET", `/v1/users/me/error_summaries?ids=${w.id}`);
+        return list.body.data.length === n && errors.body.data[0]?.count === n ? list.body.data[0] : undefined;
+      }, 10_000, `${n} failed runs on $errors`);
+    };
+    const first = await fail(1);
+    await go("#/workflows");
+    const badge = page.locator(`a[data-testid="failure-badge"][href="#/runs/${first.id}"]`);
+    await badge.waitFor();
+    await badge.click();
+    await page.locator(`[data-testid="run-page"][data-run-id="${first.id}"]`).waitFor();
+    // a run without an HTTP request shows no reply
+    assert.equal(await page.getByTestId("run-response").count(), 0);
+
+    await go(`#/workflows/${w.id}`);
+    const alert = page.getByTestId("failure-alert");
+    await alert.getByTestId("failure-run-link").waitFor();
+    await alert.getByRole("button", { name: "Dismiss" }).click();
+    await alert.waitFor({ state: "detached" });
+    await page.reload();
+    await page.getByRole("heading", { name: "Breaker" }).waitFor();
+    await page.getByTestId("workflow-runs").getByTestId("run-row").first().waitFor();
+    assert.equal(await alert.count(), 0, "still dismissed after a reload");
+    const second = await fail(2);
+    await alert.getByTestId("failure-run-link").and(page.locator(`[href="#/runs/${second.id}"]`)).waitFor({ timeout: 15_000 });
   });
 });

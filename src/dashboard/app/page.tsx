@@ -19,7 +19,7 @@ import { DataStorePage } from "./data-stores/data-store-page.tsx";
 
 /** The page for a hash route; `key` remounts a page when its id changes. */
 export function Page({ route }: { route: string[] }) {
-  const [section = "sources", id, tab] = route;
+  const [section = "sources", id, tab, ...rest] = route;
   switch (section) {
     case "sources":
       return id ? <SourcePage key={id} id={id} tab={tab ?? "events"} /> : <SourcesPage />;
@@ -27,7 +27,8 @@ export function Page({ route }: { route: string[] }) {
       return <DeployPage initialKey={id} />;
     case "workflows":
       if (id === "new") return <NewWorkflowPage />;
-      if (id && tab === "edit") return <EditWorkflowPage key={id} id={id} />;
+      // #/workflows/p_…/edit/<step>/<r_…>: opened at a step, testing against the run it came from
+      if (id && tab === "edit") return <EditWorkflowPage key={id} id={id} step={rest[0]} fromRun={rest[1]} />;
       return id ? <WorkflowPage key={id} id={id} tab={tab ?? "runs"} /> : <WorkflowsPage />;
     case "runs":
       return id ? <RunPage key={id} id={id} /> : <EmptyState title="No run named" text="Open a run from its workflow's Runs tab." action={{ label: "Go to workflows", href: "#/workflows" }} />;

@@ -52,7 +52,7 @@ export function FixFailedStep({ run, step }: { run: Run; step: string }) {
             runs every step again with the current code, from this run's trigger event
           </Text>
         </Stack>
-        <Anchor href={href("workflows", run.workflow_id, "edit", step)} size="sm" mt={4} data-testid="edit-step">
+        <Anchor href={href("workflows", run.workflow_id, "edit", step, run.id)} size="sm" mt={4} data-testid="edit-step">
           Edit step
         </Anchor>
       </Group>

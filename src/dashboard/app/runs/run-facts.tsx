@@ -4,7 +4,7 @@ import { RunLineage } from "./run-lineage.tsx";
 import { href } from "../router.ts";
 import { formatDuration, formatWhen, relative } from "./run-time.ts";
 import { triggerSummary } from "./trigger-summary.ts";
-import type { Run, Waiting } from "./run-types.ts";
+import { isTruncated, type Run, type Waiting } from "./run-types.ts";
 
 function Fact({ label, children, testid, wide }: { label: string; children: ReactNode; testid?: string; wide?: boolean }) {
   return (
@@ -37,6 +37,19 @@ function Reply({ run, status }: { run: Run; status: number }) {
   );
 }
 
+/**
+ * Whether an HTTP request started the run: the API gives a reply status to some runs no request
+ * started (Run now with an event), so the event has to look like a request (method, path,
+ * headers) for its reply to be shown.
+ */
+function hadRequest(run: Run): boolean {
+  const e = run.trigger_event;
+  if (isTruncated(e)) return /^\{[^]*"method":"/.test(e.preview) && e.preview.includes('"headers":');
+  if (typeof e !== "object" || e === null) return false;
+  const r = e as { method?: unknown; path?: unknown; headers?: unknown };
+  return typeof r.method === "string" && typeof r.path === "string" && typeof r.headers === "object" && r.headers !== null;
+}
+
 /** When, how long, what started it, which workflow and deployment, where it came from and what its caller got. */
 export function RunFacts({ run, workflowName, now }: { run: Run; workflowName: string | undefined; now: number }) {
   const duration = (run.ended_at_ms ?? now) - run.started_at_ms;
@@ -59,7 +72,7 @@ export function RunFacts({ run, workflowName, now }: { run: Run; workflowName: s
             {triggerSummary(run.trigger_event)}
           </Text>
         </Fact>
-        {run.response && (
+        {run.response && hadRequest(run) && (
           <Fact label="HTTP reply" testid="run-response">
             <Reply run={run} status={run.response.status} />
           </Fact>

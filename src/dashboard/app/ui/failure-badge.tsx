@@ -5,7 +5,7 @@ import { ago, formatWhen } from "../time-format.ts";
 // A source's or workflow's failures where it is listed or shown: a red count with the newest
 // error's message, linking to where the errors are read.
 
-const lastText = (s: ErrorSummary) => `${s.last_error.step ? `step ${s.last_error.step}: ` : ""}${s.last_error.name}: ${s.last_error.message}`;
+export const lastText = (s: ErrorSummary) => `${s.last_error.step ? `step ${s.last_error.step}: ` : ""}${s.last_error.name}: ${s.last_error.message}`;
 
 /** In a list row: "3 errors", the newest message under it (one line). */
 export function FailureBadge({ summary, errorsHref }: { summary: ErrorSummary | undefined; errorsHref: string }) {

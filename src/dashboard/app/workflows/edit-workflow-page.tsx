@@ -1,4 +1,5 @@
-import { Skeleton } from "@mantine/core";
+import { useEffect, useState } from "react";
+import { Box, Skeleton } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
 import { useQuery } from "../hooks/use-query.ts";
@@ -9,14 +10,30 @@ import { ErrorAlert } from "../ui/error-alert.tsx";
 import { EmptyState } from "../ui/empty-state.tsx";
 import { WorkflowForm } from "./workflow-form.tsx";
 import { loadDraft } from "./load-draft.ts";
+import { TestRunPicker } from "./test-run-picker.tsx";
+import { StepTestContext } from "./step-test-context.ts";
+
+const HEADER_PX = 56;
+
+/** Brings the named step into view once the form shows it (the run page's "Edit step"). */
+function useScrollToStep(step: string | undefined) {
+  useEffect(() => {
+    if (!step) return;
+    const card = document.querySelector(`[data-testid="step"][data-step-name="${CSS.escape(step)}"]`);
+    // below the app's fixed header, which would cover the step's name
+    if (card) window.scrollTo({ top: card.getBoundingClientRect().top + window.scrollY - HEADER_PX - 16 });
+  }, [step]);
+}
 
 /** PUT /v1/workflows/{id}: the saved name, trigger, steps (their code and props) and settings, edited; `active` is kept. */
-export function EditWorkflowPage({ id }: { id: string }) {
+export function EditWorkflowPage({ id, step, fromRun }: { id: string; step?: string; fromRun?: string }) {
   const { api } = useSession();
+  const [testRun, setTestRun] = useState(fromRun);
   const wf = useQuery(async () => {
     const w = dataOf(await api.GET("/v1/workflows/{id}", { params: { path: { id } } })).data;
     return { w, draft: await loadDraft(api, w) };
   }, [api, id]);
+  useScrollToStep(wf.data ? step : undefined);
 
   if (wf.error) {
     if (wf.error instanceof ApiError && isNotFound(wf.error.body))
@@ -37,7 +54,12 @@ export function EditWorkflowPage({ id }: { id: string }) {
   return (
     <>
       <PageHeader title={`Edit ${w.name}`} description={<span style={{ fontFamily: "var(--mantine-font-family-monospace)" }}>{w.id}</span>} />
-      <WorkflowForm initial={draft} submitLabel="Save changes" cancelHref={href("workflows", id)} onSubmit={save} />
+      <Box mb="md">
+        <TestRunPicker workflowId={id} value={testRun} onChange={setTestRun} />
+      </Box>
+      <StepTestContext value={{ workflowId: id, runId: testRun }}>
+        <WorkflowForm initial={draft} submitLabel="Save changes" cancelHref={href("workflows", id)} onSubmit={save} />
+      </StepTestContext>
     </>
   );
 }

@@ -4,6 +4,7 @@ import type { StepErrors } from "./draft-errors.ts";
 import type { StepDraft } from "./workflow-draft.ts";
 import { CodeStepBody } from "./code-step.tsx";
 import { ActionStepBody } from "./action-step.tsx";
+import { StepTest } from "./step-test.tsx";
 
 export type StepUpdate = (index: number, change: (s: StepDraft) => StepDraft) => void;
 
@@ -73,6 +74,7 @@ export const StepCard = memo(function StepCard({ step, index, count, error, onUp
         ) : (
           <ActionStepBody step={step} index={index} error={error} onUpdate={onUpdate} />
         )}
+        <StepTest step={step} />
       </Stack>
     </Paper>
   );

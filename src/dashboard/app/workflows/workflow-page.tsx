@@ -12,7 +12,7 @@ import { WorkflowActions } from "./workflow-actions.tsx";
 import { CopyValue } from "../ui/copy-value.tsx";
 import { WorkflowRuns } from "../runs/workflow-runs.tsx";
 import { useErrorSummaries } from "../hooks/use-error-summaries.ts";
-import { FailureAlert } from "../ui/failure-badge.tsx";
+import { WorkflowFailureAlert } from "./workflow-failure-alert.tsx";
 
 export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
   const { api } = useSession();
@@ -51,7 +51,7 @@ export function WorkflowPage({ id, tab }: { id: string; tab: string }) {
           Endpoint <Code style={{ overflowWrap: "anywhere" }}>{w.trigger.endpoint_url}</Code> <CopyValue value={w.trigger.endpoint_url} label="Copy the endpoint URL" />
         </Text>
       )}
-      {tab !== "errors" && <FailureAlert summary={failures.get(id)} errorsHref={href("workflows", id, "errors")} />}
+      {tab !== "errors" && <WorkflowFailureAlert workflowId={id} summary={failures.get(id)} />}
       <Text size="sm" c="dimmed" mb="md">
         Steps: {w.steps.map((s) => s.name).join(" → ")}
       </Text>

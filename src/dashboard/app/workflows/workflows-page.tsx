@@ -9,7 +9,7 @@ import { EmptyState } from "../ui/empty-state.tsx";
 import { ErrorAlert } from "../ui/error-alert.tsx";
 import { triggerText } from "./trigger-text.ts";
 import { useErrorSummaries } from "../hooks/use-error-summaries.ts";
-import { FailureBadge } from "../ui/failure-badge.tsx";
+import { WorkflowFailureBadge } from "./workflow-failure-badge.tsx";
 
 export function WorkflowsPage() {
   const { api } = useSession();
@@ -61,7 +61,7 @@ export function WorkflowsPage() {
                       <Badge color={w.active ? "green" : "gray"} variant="light" style={{ flexShrink: 0 }}>
                         {w.active ? "enabled" : "disabled"}
                       </Badge>
-                      <FailureBadge summary={failures.get(w.id)} errorsHref={href("workflows", w.id, "errors")} />
+                      <WorkflowFailureBadge workflowId={w.id} summary={failures.get(w.id)} />
                     </Table.Td>
                   </Table.Tr>
                 ))}
