@@ -33,6 +33,15 @@ describe("dashboard: fix a failed run", { skip: browserSkip }, () => {
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
   const go = (hash: string) => goTo(page, hash);
+  /** narrows the window and waits for the layout to follow (the side menu slides away) */
+  const narrow = async () => {
+    await page.setViewportSize({ width: 420, height: 860 });
+    await page.waitForFunction(() => {
+      const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number }; querySelector(s: string): { getBoundingClientRect(): { left: number } } | null } }).document;
+      const menu = d.querySelector(".mantine-AppShell-navbar") as { getBoundingClientRect(): { right: number } } | null;
+      return d.documentElement.scrollWidth <= 420 && (menu?.getBoundingClientRect().right ?? 0) <= 0;
+    });
+  };
 
   it("failure → runs list → run page → fix the code → Retry from this step → the retry succeeded", async () => {
     const steps = (charge: string) => [
@@ -79,7 +88,7 @@ describe("dashboard: fix a failed run", { skip: browserSkip }, () => {
     await failedStep.getByTestId("fix-failed-step").getByText("with the current code").first().waitFor();
     assert.equal(await page.getByTestId("fix-failed-step").count(), 1, "only on the failed step");
     await shot("fix-run-page-failed");
-    await page.setViewportSize({ width: 420, height: 860 });
+    await narrow();
     try {
       await shot("fix-run-page-failed-420");
       const wide = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
@@ -98,7 +107,7 @@ describe("dashboard: fix a failed run", { skip: browserSkip }, () => {
     assert.equal(await result.getAttribute("data-outcome"), "succeeded");
     assert.ok(await editing.evaluate((e) => e.getBoundingClientRect().top < 860), "the step is in view");
     await page.screenshot({ path: join(SHOTS, "fix-editor-test.png") });
-    await page.setViewportSize({ width: 420, height: 860 });
+    await narrow();
     try {
       await editing.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, "fix-editor-test-420.png") });
@@ -129,7 +138,7 @@ describe("dashboard: fix a failed run", { skip: browserSkip }, () => {
     // fixed: the banner has said what it had to
     await page.getByTestId("failure-alert").waitFor({ state: "detached" });
     await shot("fix-runs-list-retried");
-    await page.setViewportSize({ width: 420, height: 860 });
+    await narrow();
     try {
       await shot("fix-runs-list-420");
     } finally {

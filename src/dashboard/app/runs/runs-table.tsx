@@ -25,7 +25,7 @@ function Lineage({ run }: { run: Run }) {
   const from = run.retry_of ? { what: "retry of", id: run.retry_of } : run.replay_of ? { what: "replay of", id: run.replay_of } : undefined;
   if (!from) return null;
   return (
-    <Text size="xs" c="dimmed" data-testid="run-lineage" style={{ whiteSpace: "nowrap" }}>
+    <Text size="xs" c="dimmed" data-testid="run-lineage" style={{ overflowWrap: "anywhere" }}>
       {from.what}{" "}
       <Anchor href={href("runs", from.id)} size="xs" ff="monospace">
         {from.id}
@@ -37,7 +37,7 @@ function Lineage({ run }: { run: Run }) {
 /** where a failed run failed: its step and the first line of its error */
 function FailedLine({ failed }: { failed: FailedAt }) {
   return (
-    <Text size="xs" c="red.8" truncate="end" title={`step ${failed.step}: ${failed.error}`} data-testid="run-failed-at">
+    <Text size="xs" c="red.8" lineClamp={2} style={{ overflowWrap: "anywhere" }} title={`step ${failed.step}: ${failed.error}`} data-testid="run-failed-at">
       step <b>{failed.step}</b>: {failed.error}
     </Text>
   );
