@@ -70,7 +70,9 @@ export class RunnerPool implements Invoker {
   }
 
   async invoke(call: InvokeCall): Promise<InvokeResult> {
-    const runner = this.#runners[fnv1a(call.sourceId) % this.#runners.length];
+    // a source's invocations stay on one runner (its order, its warm context); a workflow's runs
+    // (each its own order key) spread over the runners, each run's steps on one
+    const runner = this.#runners[fnv1a(call.orderKey ?? call.sourceId) % this.#runners.length];
     const started = Date.now();
     const send = (withCode: boolean) => {
       const { code, durable, fresh, onRespond, env, ...rest } = call;
