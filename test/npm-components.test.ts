@@ -105,6 +105,23 @@ const PACKAGES: FixturePackage[] = [
   },
   // the same import in any other package is that package's bug, as in Node
   { name: "undeclared-other", version: "1.0.0", type: "module", main: "index.mjs", files: { "index.mjs": `import pad from "pad-it"; export default pad;` } },
+  // shaped like axios: 1.x imports TextEncoder from "util"; 0.x (and 1.x before 1.7) picks its
+  // http adapter only when Object.prototype.toString.call(process) is "[object process]"
+  {
+    name: "axios-shaped",
+    version: "1.6.8",
+    type: "module",
+    main: "index.mjs",
+    files: {
+      "index.mjs": `import { TextEncoder, TextDecoder, inherits } from "util";
+        import legacy from "./legacy.cjs";
+        export default () => ({ bytes: new TextEncoder().encode("hé").length, text: new TextDecoder().decode(new TextEncoder().encode("hé")),
+          inherits: typeof inherits, legacy: legacy() });`,
+      "legacy.cjs": `const util = require("util");
+        module.exports = () => ({ isNode: Object.prototype.toString.call(process) === "[object process]", decoder: typeof util.TextDecoder,
+          same: util.TextEncoder === TextEncoder, format: util.format("%s!", "x") });`,
+    },
+  },
   // ~1.2 MB each, incompressible enough: two of them pass a 1 MiB cache cap
   { name: "big-a", version: "1.0.0", files: { "index.js": `module.exports = "a";`, "blob.txt": noise(1_200_000, 1) } },
   { name: "big-b", version: "1.0.0", files: { "index.js": `module.exports = "b";`, "blob.txt": noise(1_200_000, 2) } },
@@ -318,6 +335,12 @@ describe("Node's modules, as CommonJS and by subpath", () => {
     assert.equal(got.h2type, "function");
     assert.equal(got.isH2, false, "instanceof a missing module's class is false, not a TypeError");
     assert.equal(got.h2const, "function", "a missing module's constants load (each a stand-in)");
+  });
+
+  it("util has Node's TextEncoder and TextDecoder, and process says it is Node's to toString (axios picks its adapter by it)", async () => {
+    const got = await runOnce(t, `import check from "axios-shaped";
+      export default { run() { this.$emit({ ...check(), tag: Object.prototype.toString.call(process) }); } }`);
+    assert.deepEqual(got, { bytes: 3, text: "hé", inherits: "function", legacy: { isNode: true, decoder: "function", same: true, format: "x!" }, tag: "[object process]" });
   });
 
   it("stream/web is the sandbox's own WHATWG streams (the globals)", async () => {

@@ -42,7 +42,6 @@ const POLYFILLS: Record<string, string> = {
   string_decoder: "string_decoder/",
   timers: "timers-browserify",
   url: "url/",
-  util: "util/",
 };
 
 const BRIDGES: Record<string, string> = {
@@ -60,6 +59,8 @@ const BRIDGES: Record<string, string> = {
   diagnostics_channel: "diagnostics-channel.js",
   // the legacy url API, with the WHATWG classes Node exports beside it
   url: "url.js",
+  // the util package, with Node's TextEncoder and TextDecoder beside it
+  util: "util.cjs",
   // no files: every path missing, as Node says it
   fs: "fs.cjs",
   // the sandbox's own `process` global (isolate/process.js): one process.env per run, for all

@@ -156,6 +156,9 @@ export function processObject() {
     stdout: { write: (s) => void globalThis.console.log(String(s).replace(/\n$/, "")), isTTY: false },
     stderr: { write: (s) => void globalThis.console.error(String(s).replace(/\n$/, "")), isTTY: false },
     browser: true,
+    // what Node's says to Object.prototype.toString ("[object process]"): axios before 1.7 picks
+    // its http adapter by it, and has none to pick without it ("adapter is not a function")
+    [Symbol.toStringTag]: "process",
   };
   return proc;
 }
