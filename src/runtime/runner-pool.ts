@@ -70,9 +70,10 @@ export class RunnerPool implements Invoker {
   }
 
   async invoke(call: InvokeCall): Promise<InvokeResult> {
-    // a source's invocations stay on one runner (its order, its warm context); a workflow's runs
-    // (each its own order key) spread over the runners, each run's steps on one
-    const runner = this.#runners[fnv1a(call.orderKey ?? call.sourceId) % this.#runners.length];
+    // a source's invocations, a workflow's runs too, stay on one runner: its warm contexts are
+    // there (spreading a workflow's runs over the runners measured slower on 2 cores, the runners
+    // then competing with the service, and doubled the contexts kept)
+    const runner = this.#runners[fnv1a(call.sourceId) % this.#runners.length];
     const started = Date.now();
     const send = (withCode: boolean) => {
       const { code, durable, fresh, onRespond, env, ...rest } = call;

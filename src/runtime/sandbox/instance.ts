@@ -117,6 +117,11 @@ export class Instance {
     return this.#current !== undefined;
   }
 
+  /** its invocation waits on the host (a fetch, a timer): the isolate's thread is free meanwhile */
+  get awaitingHost(): boolean {
+    return this.#current !== undefined && this.#current.entries === 0;
+  }
+
   /** Lets the source go cold: its context goes, and the isolate with its last context. */
   dispose(): void {
     if (this.#released) return;

@@ -66,7 +66,7 @@ export function setWarmSources(n: number): void {
 
 /** warm instances by slot (contexts.ts): a source's first, or one more of a workflow's */
 const instances = new Map<string, Instance>();
-const contexts = new ContextSlots();
+const contexts = new ContextSlots((slot) => instances.get(slot)?.awaitingHost ?? false);
 const chains = new Map<string, Promise<unknown>>();
 
 export function invoke(req: InvokeRequest): Promise<InvokeReply> {
