@@ -305,3 +305,25 @@ export async function answerOAuthCallback(t: TestApp, path: string, opts: { deci
   form.set("decision", opts.decision ?? "connect");
   return t.request("POST", "/oauth/callback", { key: null, raw: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded", ...opts.headers } });
 }
+
+/** A local HTTP server that counts the requests to each path: what steps did, seen from outside. */
+export interface CountingServer {
+  url: string;
+  /** requests by path */
+  hits: Map<string, number>;
+  /** TRIBUTARY_FETCH_ALLOW's entry for it */
+  allow: string;
+  close(): void;
+}
+
+export async function countingServer(): Promise<CountingServer> {
+  const hits = new Map<string, number>();
+  const server = createServer((req, res) => {
+    hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
+    res.setHeader("content-type", "application/json");
+    res.end("{}");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, hits, allow: `127.0.0.1:${port}`, close: () => server.close() };
+}

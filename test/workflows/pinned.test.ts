@@ -1,8 +1,6 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
+import { assertErrorEnvelope, countingServer, startApp, waitFor, type CountingServer, type TestApp } from "../helpers.ts";
 
 // A run executes the deployment it started on (its steps, code, props and settings) to its end,
 // through waits; a PUT starts new runs on the new deployment only. Runs wait in $.flow.suspend
@@ -14,21 +12,15 @@ interface User {
 }
 
 let t: TestApp;
-let receiver: Server;
+let receiver: CountingServer;
 let receiverUrl = "";
 /** side effects, by `<run id>/<what>` */
-const effects = new Map<string, number>();
+const effects = { get: (key: string) => receiver.hits.get(`/${key}`) };
 
 before(async () => {
-  receiver = createServer((req, res) => {
-    const key = req.url!.slice(1);
-    effects.set(key, (effects.get(key) ?? 0) + 1);
-    res.end("{}");
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const port = (receiver.address() as AddressInfo).port;
-  receiverUrl = `http://127.0.0.1:${port}`;
-  t = await startApp({ TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` });
+  receiver = await countingServer();
+  receiverUrl = receiver.url;
+  t = await startApp({ TRIBUTARY_FETCH_ALLOW: receiver.allow });
 });
 after(async () => {
   await t.close();

@@ -1,8 +1,6 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
+import { assertErrorEnvelope, countingServer, startApp, waitFor, type CountingServer, type TestApp } from "../helpers.ts";
 
 // Retrying a failed run from a step: a new run (retry_of the original) whose steps before that one
 // are the original's committed results, not executed again (their side effects are counted at a
@@ -15,19 +13,13 @@ interface User {
 }
 
 let t: TestApp;
-let receiver: Server;
+let receiver: CountingServer;
 let receiverUrl = "";
-const hits = new Map<string, number>();
 
 before(async () => {
-  receiver = createServer((req, res) => {
-    hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
-    res.end("{}");
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const port = (receiver.address() as AddressInfo).port;
-  receiverUrl = `http://127.0.0.1:${port}`;
-  t = await startApp({ TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` });
+  receiver = await countingServer();
+  receiverUrl = receiver.url;
+  t = await startApp({ TRIBUTARY_FETCH_ALLOW: receiver.allow });
 });
 after(async () => {
   await t.close();
@@ -61,7 +53,7 @@ async function failedRun(user: User): Promise<{ w: any; run: any }> {
   return { w, run };
 }
 
-const count = (w: any, run: any, step: string) => hits.get(`/${w.id}/${run.id}/${step}`) ?? 0;
+const count = (w: any, run: any, step: string) => receiver.hits.get(`/${w.id}/${run.id}/${step}`) ?? 0;
 
 describe("retry a run from a step", () => {
   it("from the failed step, on the fixed deployment: the steps before are not run again", async () => {

@@ -1,8 +1,6 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
+import { assertErrorEnvelope, countingServer, startApp, waitFor, type CountingServer, type TestApp } from "../helpers.ts";
 
 // Testing a step on a past run: the saved step or a draft runs once with `steps` as that run had
 // them, and nothing is committed: no run recorded, the data store and a local receiver untouched
@@ -14,19 +12,13 @@ interface User {
 }
 
 let t: TestApp;
-let receiver: Server;
+let receiver: CountingServer;
 let receiverUrl = "";
-let received = 0;
 
 before(async () => {
-  receiver = createServer((_req, res) => {
-    received++;
-    res.end("{}");
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const port = (receiver.address() as AddressInfo).port;
-  receiverUrl = `http://127.0.0.1:${port}`;
-  t = await startApp({ TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` });
+  receiver = await countingServer();
+  receiverUrl = receiver.url;
+  t = await startApp({ TRIBUTARY_FETCH_ALLOW: receiver.allow });
 });
 after(async () => {
   await t.close();
@@ -86,7 +78,7 @@ describe("test a step on a past run", () => {
     // nothing happened: no run, no record in the store, nothing received, the saved code unchanged
     assert.equal((await api(user, "GET", `/v1/workflows/${w.id}/runs`)).body.data.length, 1);
     assert.deepEqual((await api(user, "GET", `/v1/data_stores/${ds}/records`)).body.data, []);
-    assert.equal(received, 0);
+    assert.equal(receiver.hits.size, 0);
     assert.match((await api(user, "GET", `/v1/workflows/${w.id}`)).body.data.steps[1].code, /broken/);
   });
 

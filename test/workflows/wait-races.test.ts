@@ -1,8 +1,6 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { assertErrorEnvelope, startApp, waitFor, type TestApp } from "../helpers.ts";
+import { assertErrorEnvelope, countingServer, startApp, waitFor, type CountingServer, type TestApp } from "../helpers.ts";
 
 // A wait ends once: a resume and a cancel of the same wait, sent at once by URL or through the
 // API, are one conditional change of the run in the store each, so exactly one wins and the other
@@ -15,21 +13,15 @@ interface User {
 }
 
 let t: TestApp;
-let receiver: Server;
+let receiver: CountingServer;
 let receiverUrl = "";
 /** what the steps after the waits did, by run id */
-const after_ = new Map<string, number>();
+const after_ = { get: (id: string) => receiver.hits.get(`/${id}`) };
 
 before(async () => {
-  receiver = createServer((req, res) => {
-    const id = req.url!.slice(1);
-    after_.set(id, (after_.get(id) ?? 0) + 1);
-    res.end("{}");
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const port = (receiver.address() as AddressInfo).port;
-  receiverUrl = `http://127.0.0.1:${port}`;
-  t = await startApp({ TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` });
+  receiver = await countingServer();
+  receiverUrl = receiver.url;
+  t = await startApp({ TRIBUTARY_FETCH_ALLOW: receiver.allow });
 });
 after(async () => {
   await t.close();
