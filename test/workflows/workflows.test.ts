@@ -518,7 +518,8 @@ describe("workflows", () => {
   it("workflow event endpoints: limit, raw event id cursors, truncation without expand, 400s and 404s", async () => {
     const user = await t.newUser();
     const other = await t.newUser();
-    const w = await httpWorkflow(user, [{ name: "echo", code: ECHO_BODY }]);
+    // one run at a time, so the events come in trigger order (runs otherwise go side by side)
+    const w = await create(user, { name: "wf", steps: [{ name: "echo", code: ECHO_BODY }], trigger: { type: "http" }, settings: { concurrency: 1 } });
     for (let i = 0; i < 5; i++) assert.equal((await trigger(w, { i })).status, 200);
     const all = await waitItems(user, w.id, 5);
     assert.deepEqual(all.map((x) => x.event.raw_event.i), [4, 3, 2, 1, 0], "newest first, in trigger order");
