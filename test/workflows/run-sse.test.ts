@@ -25,8 +25,10 @@ describe("workflow run and SSE", () => {
   });
   after(() => t.close());
 
+  // one run at a time: these tests read the runs' events in the order they were started, which
+  // runs side by side (the default) don't promise
   async function workflow(user: User, trigger: Record<string, unknown> = { type: "none" }, code = ECHO) {
-    const res = await t.request("POST", "/v1/workflows", { key: user.key, body: { name: "wf", trigger, steps: [{ name: "echo", code }] } });
+    const res = await t.request("POST", "/v1/workflows", { key: user.key, body: { name: "wf", trigger, steps: [{ name: "echo", code }], settings: { concurrency: 1 } } });
     assert.equal(res.status, 200, res.text);
     return res.body.data as { id: string };
   }
