@@ -66,7 +66,10 @@ const MIGRATION_TABLE = "tributary_migrations";
  */
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const known = all(dialect);
-  const executed = await executedMigrations(db);
+  const executed = await executedMigrations(db).catch((e: unknown) => {
+    // as a migration's failure: openStore tells a storage fault (server gone) apart by the cause
+    throw new Error(`reading the migrations applied failed: ${String((e as Error)?.message ?? e)}`, { cause: e });
+  });
   if (executed.some((name) => !Object.hasOwn(known, name)) && Object.keys(known).every((name) => executed.includes(name))) return;
   const provider: MigrationProvider = { getMigrations: async () => known };
   const migrator = new Migrator({ db, provider, migrationTableName: MIGRATION_TABLE });
