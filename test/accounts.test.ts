@@ -14,7 +14,7 @@ import {
 // Also the smaller parts of the same issue: /users/me's orgs, case-insensitive endpoint keys,
 // and `$.interface.apphook` props.
 
-const ACCOUNT_FIELDS = ["app", "auth_fields", "created_at", "id", "name", "oauth", "status", "updated_at"];
+const ACCOUNT_FIELDS = ["app", "auth_fields", "created_at", "events_url", "id", "name", "oauth", "status", "updated_at"];
 
 /** A source whose run emits the auth its github app prop sees. */
 const GITHUB_SOURCE = `
@@ -405,7 +405,7 @@ describe("the issue's smaller parts", () => {
     run() { this.$emit({ hook: this.hook }); },
   };`;
 
-  it("a $.interface.apphook prop is accepted, optional, listed, and inert", async () => {
+  it("a $.interface.apphook prop is accepted, optional and listed; a run sees its definition", async () => {
     const saved = await t.request("POST", "/v1/components", { body: { component_code: APPHOOK_SOURCE } });
     assert.equal(saved.status, 200, saved.text);
     assert.deepEqual(

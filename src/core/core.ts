@@ -17,6 +17,7 @@ import { Runs } from "./workflows/runs.ts";
 import { RunActions } from "./workflows/run-actions.ts";
 import { RunMasks } from "./workflows/run-masks.ts";
 import { DynamicProps } from "./dynamic-props.ts";
+import { AppHooks } from "./app-events/app-hooks.ts";
 
 /** The domain, as the HTTP layer (and later the runtime) sees it. */
 export class Core {
@@ -35,6 +36,8 @@ export class Core {
   readonly runActions: RunActions;
   readonly webhooks: Webhooks;
   readonly accounts: Accounts;
+  /** app events: what apps send to accounts' app-events URLs, delivered to apphook props */
+  readonly appHooks: AppHooks;
   readonly oauthApps: OAuthApps;
   readonly oauthConnect: OAuthConnect;
   /** the users' environment variables (process.env in their runs) */
@@ -53,6 +56,7 @@ export class Core {
     this.workflows = new Workflows(deps, this.runtime, this.components);
     this.runActions = new RunActions({ store: deps.store, secrets: deps.secrets, runtime: this.runtime, version: deps.version });
     this.runs = new Runs(deps.store, (user, id) => this.workflows.get(user, id), {
+      runNow: (user, w, event) => this.runActions.runNow(user, w, event),
       replay: (user, w, run, deployment) => this.runActions.replay(user, w, run, deployment),
       retry: (user, w, run, opts) => this.runActions.retry(user, w, run, opts),
       cancel: (run) => this.runActions.cancel(run),
@@ -60,6 +64,7 @@ export class Core {
     });
     this.webhooks = new Webhooks(deps, this.runtime);
     this.accounts = new Accounts(deps, this.runtime.accountAuth, this.components);
+    this.appHooks = new AppHooks(deps, this.components, this.accounts, this.runtime);
     this.oauthApps = new OAuthApps(deps);
     this.oauthConnect = new OAuthConnect(deps, this.oauthApps, this.runtime.accountAuth, (err, what) => this.runtime.log(err, what));
     this.envVars = new EnvVars(deps, this.runtime.env, (userId) => this.runtime.changed(userId));

@@ -7,7 +7,10 @@ import { accountIdOf } from "./accounts/account-refs.ts";
 import { DATA_STORE } from "./data-stores/store-refs.ts";
 import { HTTP_REQUEST, httpRequestProblems } from "./http-request-prop.ts";
 
-/** `$.interface.apphook`: accepted, optional, inert for now (core/runtime-props.ts) */
+/**
+ * `$.interface.apphook`: gets the events the app sends to its account's app-events URL
+ * (core/app-events/). Optional; its value, when given, is the list of event names it takes.
+ */
 export const APPHOOK = "$.interface.apphook";
 /** `alert`: a display-only prop (a note in the props form); never required, never stored */
 export const ALERT = "alert";
@@ -16,6 +19,9 @@ export const ALERT = "alert";
 // stored in one normal form: secrets sealed, the timer as {intervalSeconds} or {cron}.
 
 export const DEFAULT_TIMER_SECONDS = 900;
+const MAX_EVENT_NAMES = 100;
+const eventNamesOk = (v: unknown) =>
+  Array.isArray(v) && v.length <= MAX_EVENT_NAMES && v.every((n) => typeof n === "string" && n !== "" && n.length <= 200);
 export const MASK = "********";
 
 export type TimerConfig = { intervalSeconds: number } | { cron: string };
@@ -152,9 +158,15 @@ export function normalizeProps(
   for (const p of meta.props) {
     const given = own(input, p.name);
     const value = given !== undefined ? given : own(previous, p.name);
-    // an apphook is configured by its app prop (and inert for now): nothing of its own to store;
     // an alert is a note to whoever sets the props (Pipedream's display-only type): never a value
-    if (p.type === "$.interface.http" || p.type === "$.service.db" || p.type === APPHOOK || p.type === ALERT) continue;
+    if (p.type === "$.interface.http" || p.type === "$.service.db" || p.type === ALERT) continue;
+    if (p.type === APPHOOK) {
+      // bound through its app prop; a value names the events it takes, in place of its eventNames
+      if (value === undefined || value === null) continue;
+      if (eventNamesOk(value)) out[p.name] = value;
+      else problems.push({ field: `${at}.${p.name}`, message: `must be a list of event names (at most ${MAX_EVENT_NAMES} non-empty strings), or left out` });
+      continue;
+    }
     if (p.type === "$.interface.timer") {
       const timer = value === undefined ? defaultTimer(p) : timerFrom(value, `${at}.${p.name}`, problems);
       if (timer) out[p.name] = timer;

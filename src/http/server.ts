@@ -23,6 +23,7 @@ import { sseRoutes } from "./routes/sse.ts";
 import { runCallbackRoutes } from "./routes/run-callbacks.ts";
 import { oauthCallbackRoutes } from "./routes/oauth-callback.ts";
 import { ingressRoutes } from "./routes/ingress.ts";
+import { appEventRoutes } from "./routes/app-events.ts";
 import { clusterRoutes } from "./routes/cluster.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { runRoutes } from "./routes/runs.ts";
@@ -155,6 +156,7 @@ export async function createHttpServer(core: Core, opts: HttpOptions): Promise<F
   await sseRoutes(app, core, { idleTimeoutMs: opts.limits.idleTimeoutMs });
   app.addHook("onSend", sandboxEndpointReplies);
   await app.register(ingressRoutes(core));
+  await app.register(appEventRoutes(core));
   await app.register(runCallbackRoutes(core));
   await app.register(oauthCallbackRoutes(core));
   if (opts.clusterToken) await app.register(clusterRoutes(core, opts.clusterToken));

@@ -167,6 +167,8 @@ export interface AccountsTable {
   status_reason: string | null;
   expires_at_ms: number | null;
   refresh_claim_ms: number | null;
+  /** the key of its app-events URL (migration 026) */
+  events_key: string | null;
 }
 
 export interface OAuthAppsTable {
@@ -289,6 +291,8 @@ export interface WorkflowRunsTable {
   response_status: number | null;
   replay_of: string | null;
   retry_of: string | null;
+  /** how the run started (migration 025); null on rows from before */
+  started_by: string | null;
   started_at_ms: number;
   ended_at_ms: number | null;
   due_at_ms: number | null;

@@ -8,6 +8,8 @@ import type { AccountAuth } from "./account-auth.ts";
 import { accountRefs } from "./account-refs.ts";
 import { withAdded } from "../added-props.ts";
 import { checkAccountInput } from "./account-input.ts";
+import { newEndpointKey } from "../endpoint.ts";
+import { appEventsUrl } from "../app-events/app-events-url.ts";
 
 // Connected accounts (Pipedream's `apn_` ids): an app's credentials, kept once and named by the
 // app props of sources as {"authProvisionId": "apn_..."}. The auth is sealed at rest and never
@@ -27,6 +29,8 @@ export interface AccountView {
   status_reason?: string;
   /** when its access token expires, if the provider said */
   expires_at_ms?: number;
+  /** where the app sends its events for the apphook props bound to this account (app-events/) */
+  events_url: string;
 }
 
 /** sources listed by id in a 409 at most; the rest are counted */
@@ -55,6 +59,7 @@ export class Accounts {
       status: a.status,
       ...(a.status_reason !== null ? { status_reason: a.status_reason } : {}),
       ...(a.expires_at_ms !== null ? { expires_at_ms: a.expires_at_ms } : {}),
+      events_url: appEventsUrl(this.#deps.publicUrl, a.events_key),
     };
   }
 
@@ -74,6 +79,7 @@ export class Accounts {
       status: "ok",
       status_reason: null,
       expires_at_ms: null,
+      events_key: newEndpointKey(),
     };
     await this.#deps.store.accounts.insert(row);
     return row;

@@ -2,6 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import type { AccountRow, OAuthFlowRow, UserRow } from "../../store/port.ts";
 import { AppError, invalid, notFound, type FieldProblem } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { newEndpointKey } from "../endpoint.ts";
 import { nowSeconds } from "../../lib/clock.ts";
 import { sha256Hex } from "../../lib/hash.ts";
 import type { AccountAuth } from "./account-auth.ts";
@@ -219,7 +220,7 @@ export class OAuthConnect {
       this.#auth.drop(next.id);
       return next;
     }
-    const row: AccountRow = { id: newId("apn_"), user_id: flow.user_id, app: flow.app, name: flow.name ?? flow.app, created_at: now, ...fresh };
+    const row: AccountRow = { id: newId("apn_"), user_id: flow.user_id, app: flow.app, name: flow.name ?? flow.app, created_at: now, events_key: newEndpointKey(), ...fresh };
     await this.#deps.store.accounts.insert(row);
     return row;
   }

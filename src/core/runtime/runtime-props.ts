@@ -16,7 +16,7 @@ export type OnAccountError = (e: AccountError) => void;
 /**
  * Prop values as the sandbox gets them: secrets opened, the timer resolved, the http endpoint,
  * an app prop that names a connected account given that account's current auth (the sandbox
- * makes it `this.<prop>.$auth`), an apphook its definition (inert: nothing is delivered yet).
+ * makes it `this.<prop>.$auth`), an apphook its definition (with the event names configured for it).
  * A promise only when an account has to be read; a missing account gives an empty auth, so
  * the run fails the way a revoked credential would. An account whose tokens can't be made fresh
  * is told to `onAccountError` (for a workflow, only when it is `cellId`'s, the step that runs).
@@ -100,7 +100,7 @@ function resolve(
     else if (p.type === "$.interface.timer") out[p.name] = value ?? defaultTimer(p);
     else if (p.type === APPHOOK) {
       const { name: _name, ...definition } = p;
-      out[p.name] = definition;
+      out[p.name] = Array.isArray(value) ? { ...definition, eventNames: value } : definition;
     } else if (value === undefined) continue;
     else if (p.secret && typeof value === "string") {
       const opened: unknown = JSON.parse(secrets.open(value));

@@ -17,6 +17,16 @@ export const Account = Type.Object({
   status: Type.Union([Type.Literal("ok"), Type.Literal("error")], { description: '"error": its token refresh was refused; runs that use it fail until it is reconnected' }),
   status_reason: Type.Optional(Type.String()),
   expires_at_ms: Type.Optional(Type.Integer({ description: "when its access token expires, if the provider said" })),
+  events_url: Type.String({ description: "where the app sends its events for the apphook props bound to this account (no API key: keep it private)" }),
+});
+
+const TestEventBody = Type.Object({
+  name: Type.Unknown({ description: "string: the event's name, e.g. message or orders/create" }),
+  event: Type.Optional(Type.Unknown({ description: "what the hooks' runs receive as their event" })),
+});
+
+const Delivered = Type.Object({
+  delivered: Type.Array(Type.String(), { description: "the `dc_` ids of the sources a run was accepted for" }),
 });
 
 // Checked field by field in core (one 400 lists every problem), so the schema only documents it.
@@ -56,6 +66,12 @@ export function accountRoutes(core: Core): FastifyPluginAsyncTypebox {
         await accounts.delete(req.user, req.params.id);
         return { data: { id: req.params.id, deleted: true } };
       },
+    );
+
+    app.post(
+      "/accounts/:id/events",
+      { schema: { tags, params: IdParams, body: TestEventBody, response: withErrors({ 200: data(Delivered) }) } },
+      async (req) => ({ data: await core.appHooks.test(req.user, req.params.id, req.body) }),
     );
 
     app.get(

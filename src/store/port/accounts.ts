@@ -19,12 +19,16 @@ export interface AccountRow {
   status_reason: string | null;
   /** when its access token expires (OAuth accounts whose provider said so) */
   expires_at_ms: number | null;
+  /** the key of its app-events URL, /app-events/{events_key}: 128 random bits, lower-case hex */
+  events_key: string;
 }
 
 export interface AccountStore {
   insert(row: AccountRow): Promise<void>;
   update(row: AccountRow): Promise<void>;
   byId(id: string): Promise<AccountRow | undefined>;
+  /** the account whose app-events URL has this key */
+  byEventsKey(key: string): Promise<AccountRow | undefined>;
   list(userId: string, page: PageRequest): Promise<Page<AccountRow> | undefined>;
   delete(id: string): Promise<boolean>;
   /**

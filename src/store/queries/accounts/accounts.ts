@@ -19,6 +19,7 @@ function toRow(r: Selectable<AccountsTable>): AccountRow {
     status: r.status === "error" ? "error" : "ok",
     status_reason: r.status_reason,
     expires_at_ms: num(r.expires_at_ms),
+    events_key: r.events_key ?? "",
   };
 }
 
@@ -35,6 +36,7 @@ function toColumns(a: AccountRow) {
     status: a.status,
     status_reason: a.status_reason,
     expires_at_ms: a.expires_at_ms,
+    events_key: a.events_key,
   };
 }
 
@@ -56,6 +58,10 @@ export function accountQueries(db: Kysely<Database>): AccountStore {
     },
     async byId(id) {
       const r = await db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst();
+      return r ? toRow(r) : undefined;
+    },
+    async byEventsKey(key) {
+      const r = await db.selectFrom("accounts").selectAll().where("events_key", "=", key).executeTakeFirst();
       return r ? toRow(r) : undefined;
     },
     async list(userId, page) {
