@@ -56,6 +56,8 @@ export interface paths {
                                 status_reason?: string;
                                 /** @description when its access token expires, if the provider said */
                                 expires_at_ms?: number;
+                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private) */
+                                events_url: string;
                             };
                         };
                     };
@@ -159,6 +161,8 @@ export interface paths {
                                 status_reason?: string;
                                 /** @description when its access token expires, if the provider said */
                                 expires_at_ms?: number;
+                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private) */
+                                events_url: string;
                             };
                         };
                     };
@@ -259,6 +263,8 @@ export interface paths {
                                 status_reason?: string;
                                 /** @description when its access token expires, if the provider said */
                                 expires_at_ms?: number;
+                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private) */
+                                events_url: string;
                             };
                         };
                     };
@@ -397,6 +403,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description string: the event's name, e.g. message or orders/create */
+                        name: unknown;
+                        /** @description what the hooks' runs receive as their event */
+                        event?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description the `dc_` ids of the sources a run was accepted for */
+                                delivered: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/me/accounts": {
         parameters: {
             query?: never;
@@ -450,6 +552,8 @@ export interface paths {
                                 status_reason?: string;
                                 /** @description when its access token expires, if the provider said */
                                 expires_at_ms?: number;
+                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private) */
+                                events_url: string;
                             }[];
                         };
                     };
