@@ -8,7 +8,7 @@ import { assertErrorEnvelope, detailFields, startApp, waitFor, type TestApp } fr
 // these tests write runs the way it will: through the store's commit (CommitBatch.runs, runSteps,
 // runTrims), for workflows made through the API.
 
-const RUN_FIELDS = ["deployment_current", "deployment_id", "ended_at_ms", "id", "replay_of", "response", "retry_of", "started_at_ms", "status", "summary", "trigger_event", "waiting", "workflow_id"];
+const RUN_FIELDS = ["deployment_current", "deployment_id", "ended_at_ms", "id", "replay_of", "response", "retry_of", "started_at_ms", "started_by", "status", "summary", "trigger_event", "waiting", "workflow_id"];
 const STEP_FIELDS = ["attempts", "ended_at_ms", "exports", "id", "logs", "name", "return_value", "sends", "started_at_ms", "status"];
 
 interface User {
@@ -131,6 +131,7 @@ describe("workflow runs", () => {
       started_at_ms: last.started_at_ms,
       ended_at_ms: last.ended_at_ms,
       summary: null,
+      started_by: "event",
       response: null,
       replay_of: null,
       retry_of: null,

@@ -5371,6 +5371,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{id}/deployments/{deployment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    deployment_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `d_...` */
+                                id: string;
+                                workflow_id: string;
+                                /** @description when it was deployed (seconds) */
+                                created_at: number;
+                                /** @description whether it is the workflow's current deployment */
+                                current: boolean;
+                                steps: {
+                                    /** @description the step's cell id (c_...), new with every deployment */
+                                    id: string;
+                                    name: string;
+                                    /** @description the step's own module (a code step) */
+                                    code?: string;
+                                    /** @description the saved component the step runs (sc_...) */
+                                    component_id?: string;
+                                    /** @description the registry component the step runs */
+                                    key?: string;
+                                    /** @description configured props; secret values as {"secret": true} */
+                                    props: {
+                                        [key: string]: unknown;
+                                    };
+                                }[];
+                                trigger: {
+                                    /** @description http, timer or none */
+                                    type: string;
+                                    endpoint_url?: string;
+                                    /** @description http: the reply waits for the run's $.respond() */
+                                    custom_response?: boolean;
+                                    interval_seconds?: number | null;
+                                    cron?: string | null;
+                                };
+                                settings: {
+                                    /** @description a failed step runs again this many times (0-8), with backoff from 10 s, doubling */
+                                    retries: number;
+                                    /** @description at most this many runs execute at once; the rest wait, queued, in order (null: no bound) */
+                                    concurrency: number | null;
+                                    /** @description at most `limit` runs start per `per_seconds`; the rest wait, queued (null: no bound) */
+                                    rate: {
+                                        limit: number;
+                                        per_seconds: number;
+                                    } | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workflows/{id}/run": {
         parameters: {
             query?: never;
@@ -5400,6 +5528,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 accepted: boolean;
+                                /** @description the run started (`r_...`): GET /v1/runs/{run_id} */
+                                run_id: string;
                             };
                         };
                     };
@@ -5753,7 +5883,12 @@ export interface paths {
                                 started_at_ms: number;
                                 ended_at_ms: number | null;
                                 summary: string | null;
-                                /** @description the HTTP reply an HTTP trigger got */
+                                /**
+                                 * @description how the run started: a request to the workflow's endpoint, Run now (the API, CLI or dashboard), a replay, a retry, an event delivered to it, or its timer
+                                 * @enum {unknown}
+                                 */
+                                started_by: "request" | "run_now" | "replay" | "retry" | "event" | "timer";
+                                /** @description the HTTP reply the request that started the run got (only a run started_by request has one) */
                                 response: {
                                     status: number;
                                 } | null;
@@ -5923,7 +6058,12 @@ export interface paths {
                                 started_at_ms: number;
                                 ended_at_ms: number | null;
                                 summary: string | null;
-                                /** @description the HTTP reply an HTTP trigger got */
+                                /**
+                                 * @description how the run started: a request to the workflow's endpoint, Run now (the API, CLI or dashboard), a replay, a retry, an event delivered to it, or its timer
+                                 * @enum {unknown}
+                                 */
+                                started_by: "request" | "run_now" | "replay" | "retry" | "event" | "timer";
+                                /** @description the HTTP reply the request that started the run got (only a run started_by request has one) */
                                 response: {
                                     status: number;
                                 } | null;
@@ -6329,7 +6469,12 @@ export interface paths {
                                 started_at_ms: number;
                                 ended_at_ms: number | null;
                                 summary: string | null;
-                                /** @description the HTTP reply an HTTP trigger got */
+                                /**
+                                 * @description how the run started: a request to the workflow's endpoint, Run now (the API, CLI or dashboard), a replay, a retry, an event delivered to it, or its timer
+                                 * @enum {unknown}
+                                 */
+                                started_by: "request" | "run_now" | "replay" | "retry" | "event" | "timer";
+                                /** @description the HTTP reply the request that started the run got (only a run started_by request has one) */
                                 response: {
                                     status: number;
                                 } | null;
@@ -6501,7 +6646,12 @@ export interface paths {
                                 started_at_ms: number;
                                 ended_at_ms: number | null;
                                 summary: string | null;
-                                /** @description the HTTP reply an HTTP trigger got */
+                                /**
+                                 * @description how the run started: a request to the workflow's endpoint, Run now (the API, CLI or dashboard), a replay, a retry, an event delivered to it, or its timer
+                                 * @enum {unknown}
+                                 */
+                                started_by: "request" | "run_now" | "replay" | "retry" | "event" | "timer";
+                                /** @description the HTTP reply the request that started the run got (only a run started_by request has one) */
                                 response: {
                                     status: number;
                                 } | null;

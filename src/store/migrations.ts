@@ -24,6 +24,7 @@ import { componentTypes } from "./migrations/021_component_types.ts";
 import { runWaitKind } from "./migrations/022_run_wait_kind.ts";
 import { workflowDeployments } from "./migrations/023_workflow_deployments.ts";
 import { runRetries } from "./migrations/024_run_retries.ts";
+import { runStartedBy } from "./migrations/025_run_started_by.ts";
 import { accountEventsKeys } from "./migrations/026_account_events_keys.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -55,6 +56,7 @@ function all(dialect: Dialect): Record<string, Migration> {
     "022_run_wait_kind": runWaitKind(dialect),
     "023_workflow_deployments": workflowDeployments(),
     "024_run_retries": runRetries(),
+    "025_run_started_by": runStartedBy(),
     "026_account_events_keys": accountEventsKeys(),
   };
 }

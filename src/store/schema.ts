@@ -291,6 +291,8 @@ export interface WorkflowRunsTable {
   response_status: number | null;
   replay_of: string | null;
   retry_of: string | null;
+  /** how the run started (migration 025); null on rows from before */
+  started_by: string | null;
   started_at_ms: number;
   ended_at_ms: number | null;
   due_at_ms: number | null;

@@ -41,9 +41,13 @@ describe("run now with the http form", () => {
     const w = await workflow(user);
     const res = await runNow(user, w.id, { http: { method: "put", path: "/hook?x=1&x=2", headers: { "X-Token": "abc" }, body: { name: "ada" } } });
     assert.equal(res.status, 202, res.text);
-    assert.deepEqual(res.body, { data: { accepted: true } });
+    assert.deepEqual(Object.keys(res.body.data).sort(), ["accepted", "run_id"]);
     const [run] = await endedRuns(user, w, 1);
+    assert.equal(run.id, res.body.data.run_id, "the run answered is the run that ran");
     assert.equal(run.status, "succeeded", JSON.stringify(run));
+    // no request started it: nothing was answered
+    assert.equal(run.started_by, "run_now");
+    assert.equal(run.response, null);
     const ev = run.trigger_event;
     assert.equal(ev.method, "PUT");
     assert.equal(ev.path, "/hook");
@@ -63,7 +67,40 @@ describe("run now with the http form", () => {
     assert.equal(real.status, 200, real.text);
     const [realRun] = await endedRuns(user, w, 2);
     assert.deepEqual(Object.keys(realRun.trigger_event).sort(), Object.keys(ev).sort());
+    assert.equal(realRun.started_by, "request");
     assert.deepEqual(realRun.response, { status: 200 });
+
+    // a replay and a retry of the run-now run are not requests either
+    const replay = await t.request("POST", `/v1/runs/${run.id}/replay`, { key: user.key });
+    assert.equal(replay.status, 202, replay.text);
+    const retry = await t.request("POST", `/v1/runs/${run.id}/retry`, { key: user.key, body: { from_step: "greet" } });
+    assert.equal(retry.status, 202, retry.text);
+    for (const [id, how] of [[replay.body.data.id, "replay"], [retry.body.data.id, "retry"]]) {
+      const again = await waitFor(async () => {
+        const r = (await t.request("GET", `/v1/runs/${id}`, { key: user.key })).body.data;
+        return r.status === "succeeded" ? r : undefined;
+      }, 10_000, `the ${how} to end`);
+      assert.equal(again.started_by, how);
+      assert.equal(again.response, null);
+    }
+  });
+
+  it("a custom_response workflow run now: what its step passes to $.respond answers nobody, and the run says so", async () => {
+    const user = await t.newUser();
+    const w = await workflow(user, { type: "http", custom_response: true }, step("await $.respond({ status: 201, body: 'made' }); return 1;"));
+    const res = await runNow(user, w.id, { http: { body: { name: "ada" } } });
+    assert.equal(res.status, 202, res.text);
+    const [run] = await endedRuns(user, w, 1);
+    assert.equal(run.id, res.body.data.run_id);
+    assert.equal(run.status, "succeeded", JSON.stringify(run));
+    assert.equal(run.started_by, "run_now");
+    assert.equal(run.response, null);
+    // a real request to it is answered by the step, and the run shows that reply
+    const real = await t.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body: {} });
+    assert.equal(real.status, 201, real.text);
+    const [realRun] = await endedRuns(user, w, 2);
+    assert.equal(realRun.started_by, "request");
+    assert.deepEqual(realRun.response, { status: 201 });
   });
 
   it("defaults: POST to /, a string body sent as it is (parsed by its content-type)", async () => {

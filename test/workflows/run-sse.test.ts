@@ -49,16 +49,25 @@ describe("workflow run and SSE", () => {
   const runIt = (user: User, id: string, event: unknown) =>
     t.request("POST", `/v1/workflows/${id}/run`, { key: user.key, body: { event } });
 
-  it("POST /workflows/{id}/run: 202 {accepted: true}; the steps get the event as steps.trigger.event", async () => {
+  it("POST /workflows/{id}/run: 202 {accepted: true, run_id}; the steps get the event as steps.trigger.event", async () => {
     const user = await t.newUser();
     const w = await workflow(user);
     const res = await runIt(user, w.id, { n: 1, nested: { ok: true } });
     assert.equal(res.status, 202, res.text);
-    assert.deepEqual(res.body, { data: { accepted: true } });
-    await runIt(user, w.id, { n: 2 });
+    assert.deepEqual(Object.keys(res.body.data).sort(), ["accepted", "run_id"]);
+    assert.equal(res.body.data.accepted, true);
+    assert.match(res.body.data.run_id, /^r_/);
+    const second = await runIt(user, w.id, { n: 2 });
     const list = await waitItems(user, w.id, 2);
     assert.deepEqual(list.map((i) => i.event.raw_event).reverse(), [{ n: 1, nested: { ok: true } }, { n: 2 }]);
     for (const i of list) assert.equal(i.metadata.emitter_id, w.id);
+    // the ids answered are the runs that ran, each with its own event
+    for (const [answer, n] of [[res, 1], [second, 2]] as const) {
+      const run = await t.request("GET", `/v1/runs/${answer.body.data.run_id}?expand=event`, { key: user.key });
+      assert.equal(run.status, 200, run.text);
+      assert.equal(run.body.data.trigger_event.n, n);
+      assert.equal(run.body.data.started_by, "run_now");
+    }
 
     // no body at all: a run with no event
     const bare = await t.request("POST", `/v1/workflows/${w.id}/run`, { key: user.key });
@@ -69,19 +78,19 @@ describe("workflow run and SSE", () => {
     assert.deepEqual(errors, []);
   });
 
-  it("a run is in the store (the inbox) before its 202, until its result commits; a disabled workflow's run is refused", async () => {
+  it("a run is in the store (its run's row) before its 202, until it ends; a disabled workflow's run is refused", async () => {
     const user = await t.newUser();
-    // a step that takes a while: the run stays in the inbox while it runs
+    // a step that takes a while: the run is live while it runs
     const slow = `export default { async run({ steps, $ }) { await new Promise((r) => setTimeout(r, 1500)); $.send.emit({ raw_event: steps.trigger.event }); } };`;
     const w = await workflow(user, { type: "none" }, slow);
     const run = await runIt(user, w.id, { kept: true });
     assert.equal(run.status, 202, run.text);
-    const pending = (await t.app.store.events.inboxPending()).filter((r) => r.source_id === w.id);
-    assert.equal(pending.length, 1);
-    assert.deepEqual(JSON.parse(pending[0].event), { kept: true });
+    const row = await t.app.store.runs.byId(run.body.data.run_id);
+    assert.ok(row && (row.status === "running" || row.status === "suspended"), `live at the answer: ${row?.status}`);
+    assert.deepEqual(JSON.parse(row.trigger_event), { kept: true });
     const [item] = await waitItems(user, w.id, 1);
     assert.deepEqual(item.event.raw_event, { kept: true });
-    await waitFor(async () => (await t.app.store.events.inboxPending()).every((r) => r.source_id !== w.id), 10_000, "the run to leave the inbox");
+    await waitFor(async () => (await t.app.store.runs.byId(run.body.data.run_id))?.status === "succeeded", 10_000, "the run to end");
 
     // disabled: run-now says so (409) instead of accepting a run nothing would run
     const res = await t.request("POST", "/v1/workflows", {
@@ -92,7 +101,7 @@ describe("workflow run and SSE", () => {
     const off = await runIt(user, res.body.data.id, { kept: true });
     assertErrorEnvelope(off, 409, "conflict");
     assert.match(off.body.error.message, /disabled/);
-    assert.equal((await t.app.store.events.inboxPending()).filter((r) => r.source_id === res.body.data.id).length, 0);
+    assert.equal((await t.request("GET", `/v1/workflows/${res.body.data.id}/runs`, { key: user.key })).body.data.length, 0);
   });
 
   it("a timer workflow run without an event gets a timer event", async () => {

@@ -3,6 +3,7 @@ import type { SecretBox } from "../../lib/secret-box.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { SourceRuntime } from "../runtime/source-runtime.ts";
+import { timerEvent, timerOf } from "../flow/timers.ts";
 import { newRunState, type RunState } from "./run-record.ts";
 import { planRetry } from "./run-retry.ts";
 import { checkWaitKey, type WaitAction } from "./run-wait.ts";
@@ -33,6 +34,24 @@ export class RunActions {
 
   constructor(deps: RunActionsDeps) {
     this.#d = deps;
+  }
+
+  /**
+   * Run now (POST /workflows/{id}/run): a new run of the workflow with `event` (a timer workflow
+   * given none gets a timer event), started by nobody's request. Written queued, as a replay is,
+   * so its id is known and the 202 durable before it runs, and the answer never waits for it.
+   */
+  async runNow(user: UserRow, w: WorkflowRow, event: unknown): Promise<string> {
+    if (!w.active) throw new AppError("conflict", "this workflow is disabled: enable it (active: true) to run it");
+    const t = await this.#d.runtime.targets.get(w.id);
+    const timer = t && timerOf(t);
+    const now = Date.now();
+    const value = event === undefined && timer ? timerEvent(timer, now) : event;
+    const eventJson = value === undefined ? undefined : JSON.stringify(value);
+    // "HTTP" as when Run now went through the endpoint's inbox: what $errors name as its source_type
+    const state = newRunState(w, user.id, { id: newId("r_"), startedAt: now, trigger: "HTTP", eventJson, startedBy: "run_now" }, this.#d.version);
+    Object.assign(state.run, storedAs(queuedPhase(now)));
+    return this.#write(w, state);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { InvokeResult, LogLine } from "../../runtime/protocol.ts";
-import type { RunRow, RunStepRow, WorkflowRow } from "../../store/port.ts";
+import type { RunRow, RunStartedBy, RunStepRow, WorkflowRow } from "../../store/port.ts";
 import { workflowContext, type InvocationContext } from "../runtime/error-events.ts";
 import { partitionOf } from "../cluster/partition.ts";
 import { phaseOf } from "./run-machine.ts";
@@ -62,12 +62,15 @@ export interface NewRun {
   eventJson: string | undefined;
   replayOf?: string;
   retryOf?: string;
+  /** how it started, when its trigger doesn't say (Run now); else from the trigger and lineage */
+  startedBy?: RunStartedBy;
   /** the emitter whose event started it (a delivery), else the workflow */
   emitterId?: string;
 }
 
 /** A run just triggered: every step pending; nothing is written until its first step commits. */
 export function newRunState(w: WorkflowRow, userId: string, n: NewRun, version: string): RunState {
+  const startedBy = n.startedBy ?? (n.replayOf ? "replay" : n.retryOf ? "retry" : startedByTrigger(n.trigger));
   const run: RunRow = {
     id: n.id,
     workflow_id: w.id,
@@ -78,10 +81,12 @@ export function newRunState(w: WorkflowRow, userId: string, n: NewRun, version: 
     trigger_event: n.eventJson ?? "null",
     trigger_kind: n.trigger,
     summary: null,
-    // an HTTP trigger without custom_response was answered 200 {"success": true} when accepted
-    response_status: n.trigger === "HTTP" && !w.trigger.custom_response ? 200 : null,
+    // a request without custom_response was answered 200 {"success": true} when accepted; no
+    // other start was answered
+    response_status: startedBy === "request" && !w.trigger.custom_response ? 200 : null,
     replay_of: n.replayOf ?? null,
     retry_of: n.retryOf ?? null,
+    started_by: startedBy,
     started_at_ms: n.startedAt,
     ended_at_ms: null,
     due_at_ms: null,
@@ -90,6 +95,11 @@ export function newRunState(w: WorkflowRow, userId: string, n: NewRun, version: 
   };
   const steps = w.steps.map((_, idx) => pendingStep(n.id, w, idx));
   return { run, steps, results: new Map(), dirty: new Set(steps.map((s) => s.idx)), context: contextOf(w, run, version, n.emitterId ?? w.id), logs: [] };
+}
+
+/** How a run its trigger started started: what the engine's invocation consumed says it. */
+export function startedByTrigger(trigger: RunRow["trigger_kind"]): RunStartedBy {
+  return trigger === "EMIT" ? "event" : trigger === "TIMER" ? "timer" : "request";
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { PageRequest, RunRow, RunSendRow, RunStatus, RunStepRow, RunStepStatus, Store, UserRow, WorkflowRow } from "../../store/port.ts";
+import type { PageRequest, RunRow, RunSendRow, RunStartedBy, RunStatus, RunStepRow, RunStepStatus, Store, UserRow, WorkflowRow } from "../../store/port.ts";
 import { AppError, invalid, notFound } from "../../lib/errors.ts";
 import { sendView, type SendView } from "./run-sends.ts";
 import type { RunWait } from "./run-wait.ts";
@@ -6,6 +6,7 @@ import { phaseOf } from "./run-machine.ts";
 import type { CallbackRequest } from "./run-actions.ts";
 import type { SecretMask } from "../runtime/secret-mask.ts";
 import { bulkReplay, type BulkFilter } from "./bulk-replay.ts";
+import { startedByTrigger } from "./run-record.ts";
 
 // Workflow runs (docs/writing-workflows.md), as the API shows them. The engine writes them (CommitBatch.runs);
 // here they are read, replayed and cancelled, each only by the user who owns the workflow.
@@ -15,6 +16,7 @@ import { bulkReplay, type BulkFilter } from "./bulk-replay.ts";
 // JSON is longer than the bound is shown as {"$truncated": true, "bytes", "preview"}.
 
 export const RUN_STATUSES: readonly RunStatus[] = ["running", "suspended", "succeeded", "failed", "exited", "cancelled"];
+export const RUN_STARTS: readonly RunStartedBy[] = ["request", "run_now", "replay", "retry", "event", "timer"];
 export const RUN_EXPANDS = ["event", "steps"] as const;
 export type RunExpand = (typeof RUN_EXPANDS)[number];
 
@@ -71,6 +73,8 @@ export interface RunView {
   started_at_ms: number;
   ended_at_ms: number | null;
   summary: string | null;
+  /** how it started; only a run a request started was answered (`response`) */
+  started_by: RunStartedBy;
   response: { status: number } | null;
   replay_of: string | null;
   retry_of: string | null;
@@ -80,6 +84,8 @@ export interface RunView {
 }
 
 export interface RunControls {
+  /** starts a new run of the workflow with `event` (Run now); its id */
+  runNow: (user: UserRow, w: WorkflowRow, event: unknown) => Promise<string>;
   /** starts a new run of the workflow's current deployment with the run's event; its id */
   replay: (user: UserRow, w: WorkflowRow, run: RunRow, deployment: ReplayDeployment) => Promise<string>;
   /** starts a new run retrying the run from one of its steps (default: the one that failed); its id */
@@ -88,6 +94,15 @@ export interface RunControls {
   cancel: (run: RunRow) => Promise<void>;
   /** a suspended run goes on now, as its resume URL would */
   resume: (run: RunRow, request: CallbackRequest) => Promise<void>;
+}
+
+/**
+ * How the run started. A row from before migration 025 (or from a node of an earlier version) has
+ * none: its lineage and trigger say it, Run now reading as a request (it went through the same
+ * inbox then).
+ */
+export function startedByOf(run: RunRow): RunStartedBy {
+  return run.started_by ?? (run.replay_of !== null ? "replay" : run.retry_of !== null ? "retry" : startedByTrigger(run.trigger_kind));
 }
 
 function waitingOf(run: RunRow): RunView["waiting"] {
@@ -170,6 +185,7 @@ export class Runs {
    */
   view(run: RunRow, steps: RunSteps | undefined, expand: ReadonlySet<RunExpand>, currentDeployment = steps?.currentDeployment): RunView {
     const valueMax = expand.has("steps") ? undefined : STEP_VALUE_PREVIEW_BYTES;
+    const startedBy = startedByOf(run);
     const out: RunView = {
       id: run.id,
       workflow_id: run.workflow_id,
@@ -180,7 +196,9 @@ export class Runs {
       started_at_ms: run.started_at_ms,
       ended_at_ms: run.ended_at_ms,
       summary: run.summary === null || !steps?.mask ? run.summary : steps.mask.text(run.summary),
-      response: run.response_status === null ? null : { status: run.response_status },
+      started_by: startedBy,
+      // a run no request started answered nobody, whatever a step passed to $.respond
+      response: run.response_status === null || startedBy !== "request" ? null : { status: run.response_status },
       replay_of: run.replay_of,
       retry_of: run.retry_of,
       waiting: waitingOf(run),
@@ -208,6 +226,11 @@ export class Runs {
       }));
     }
     return out;
+  }
+
+  /** Run now: a new run of the user's workflow with `event`, queued; its id (run-actions.ts) */
+  async runNow(user: UserRow, workflowId: string, event: unknown): Promise<string> {
+    return this.#actions.runNow(user, await this.#workflow(user, workflowId), event);
   }
 
   /**

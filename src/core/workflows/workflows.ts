@@ -31,6 +31,14 @@ export interface WorkflowView {
   updated_at: number;
 }
 
+/** One deployment of a workflow (GET /workflows/{id}/deployments/{deployment_id}). */
+export interface DeploymentView extends Pick<WorkflowView, "steps" | "trigger" | "settings" | "created_at"> {
+  id: string;
+  workflow_id: string;
+  /** whether it is the workflow's current deployment (what a replay or retry runs by default) */
+  current: boolean;
+}
+
 export class Workflows {
   readonly #deps: CoreDeps;
   readonly #rt: SourceRuntime;
@@ -103,6 +111,18 @@ export class Workflows {
     return w;
   }
 
+  /**
+   * A deployment of the user's workflow as it was (the code a run ran), shown as the workflow
+   * shows its steps; a 404 for one of another workflow, or no longer kept (no run names it).
+   */
+  async deployment(user: UserRow, id: string, deploymentId: string): Promise<DeploymentView> {
+    const w = await this.get(user, id);
+    const d = deploymentId.startsWith("d_") ? await this.#deps.store.workflows.deployment(w.id, deploymentId) : undefined;
+    if (!d) throw notFound("deployment");
+    const shown = this.view({ ...w, deployment_id: d.id, trigger: d.trigger, steps: d.steps, settings: d.settings });
+    return { id: d.id, workflow_id: w.id, created_at: d.created_at, current: d.id === w.deployment_id, steps: shown.steps, trigger: shown.trigger, settings: shown.settings };
+  }
+
   /** PUT: given fields replace the current ones; `active` omitted means true, as for sources. */
   async update(user: UserRow, id: string, input: WorkflowInput): Promise<WorkflowRow> {
     const current = await this.get(user, id);
@@ -146,15 +166,6 @@ export class Workflows {
       await tx.deliveries.deleteListener(id);
     });
     this.#rt.gone(id, user.id);
-  }
-
-  /**
-   * POST /workflows/{id}/run: durably accepts a run with `event` (a timer workflow without one
-   * gets a timer event), as POST /sources/{id}/run does; it runs in the background.
-   */
-  async runNow(user: UserRow, id: string, event: unknown): Promise<void> {
-    await this.get(user, id);
-    await this.#rt.runNow(id, event, "workflow");
   }
 
   async list(user: UserRow, page: PageRequest) {

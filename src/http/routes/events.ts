@@ -33,25 +33,32 @@ export interface RunNowBody {
   http?: unknown;
 }
 
+/** A workflow's Run now answers with the id of the run it started (a source's has no runs). */
+export const RunStarted = Type.Object({ accepted: Type.Boolean(), run_id: Type.String({ description: "the run started (`r_...`): GET /v1/runs/{run_id}" }) });
+
 /**
  * POST .../run of a source or workflow: `{"event": ...}` (optional) is accepted durably and run
- * in the background; 202 {"data": {"accepted": true}}.
+ * in the background; 202 {"data": {"accepted": true, ...what `run` gives}} (a workflow's run_id).
  */
-export function runNow(tag: string, run: (user: FastifyRequest["user"], id: string, body: RunNowBody | undefined, req: FastifyRequest) => Promise<void>) {
+export function runNow(
+  tag: string,
+  run: (user: FastifyRequest["user"], id: string, body: RunNowBody | undefined, req: FastifyRequest) => Promise<void | { run_id: string }>,
+  answer: typeof Accepted | typeof RunStarted = Accepted,
+) {
   return {
     schema: {
       tags: [tag],
       params: IdParams,
       // the body is optional (`curl -X POST .../run` sends none), so it is checked here
-      response: withErrors({ 202: data(Accepted) }, [429]),
+      response: withErrors({ 202: data(answer) }, [429]),
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const body = req.body as RunNowBody | undefined;
       if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
         throw invalid("the body must be a JSON object like {\"event\": ...}", [{ field: "body", message: "must be an object" }]);
       }
-      await run(req.user, (req.params as Static<typeof IdParams>).id, body, req);
-      return reply.status(202).send({ data: { accepted: true } });
+      const started = await run(req.user, (req.params as Static<typeof IdParams>).id, body, req);
+      return reply.status(202).send({ data: { accepted: true, ...started } });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Core } from "../../core/core.ts";
-import { EVENT_PREVIEW_BYTES, RUN_STATUSES, STEP_VALUE_PREVIEW_BYTES, parseExpand } from "../../core/workflows/runs.ts";
+import { EVENT_PREVIEW_BYTES, RUN_STARTS, RUN_STATUSES, STEP_VALUE_PREVIEW_BYTES, parseExpand } from "../../core/workflows/runs.ts";
 import { Filter, IdParams, Paging, data, page, withErrors } from "../schemas.ts";
 import { pageEnvelope, pageRequest } from "../pagination.ts";
 import { BODY_LIMIT as RESUME_BODY_LIMIT, MAX_BODY_DEPTH as RESUME_MAX_DEPTH } from "./run-callbacks.ts";
@@ -54,7 +54,10 @@ export const Run = Type.Object({
   started_at_ms: Type.Integer(),
   ended_at_ms: nullable(Type.Integer()),
   summary: nullable(Type.String()),
-  response: nullable(Type.Object({ status: Type.Integer() }, { description: "the HTTP reply an HTTP trigger got" })),
+  started_by: Type.Enum([...RUN_STARTS], {
+    description: "how the run started: a request to the workflow's endpoint, Run now (the API, CLI or dashboard), a replay, a retry, an event delivered to it, or its timer",
+  }),
+  response: nullable(Type.Object({ status: Type.Integer() }, { description: "the HTTP reply the request that started the run got (only a run started_by request has one)" })),
   replay_of: nullable(Type.String({ description: "the run this one replays" })),
   retry_of: nullable(Type.String({ description: "the run this one retries from one of its steps (its earlier steps' results are that run's)" })),
   waiting: nullable(

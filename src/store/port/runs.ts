@@ -3,6 +3,12 @@ import type { Page, PageRequest } from "./paging.ts";
 /** A workflow run's state (docs/writing-workflows.md, "Runs"). */
 export type RunStatus = "running" | "suspended" | "succeeded" | "failed" | "exited" | "cancelled";
 export type RunStepStatus = "pending" | "running" | "suspended" | "succeeded" | "failed" | "skipped";
+/**
+ * How a run started: a request to the workflow's endpoint (the only start that was answered),
+ * Run now (the API, the CLI, the dashboard), a replay or retry of another run, an event delivered
+ * to the workflow, or its timer.
+ */
+export type RunStartedBy = "request" | "run_now" | "replay" | "retry" | "event" | "timer";
 
 /** One execution of a workflow (`r_...`): a row per run, newest kept per workflow (retention). */
 export interface RunRow {
@@ -25,6 +31,12 @@ export interface RunRow {
   replay_of: string | null;
   /** the run this one retries from one of its steps (its earlier steps' results are the original's) */
   retry_of: string | null;
+  /**
+   * how it started (migration 025); null for a run recorded before, or by a node of an earlier
+   * version (runs.ts reads it from the trigger and lineage then). Optional: a row built without
+   * it is written as null.
+   */
+  started_by?: RunStartedBy | null;
   started_at_ms: number;
   ended_at_ms: number | null;
   /**

@@ -58,7 +58,8 @@ export async function insertRows<R>(
     return `insert into "${table}" (${cols}) values ${placeholders(dialect, rows.length, columns.length)}${tail ? ` ${tail}` : ""}`;
   });
   const params: unknown[] = [];
-  for (const row of rows) for (const c of columns) params.push(row[c]);
+  // an optional field left out of a row (RunRow.started_by) is written as null
+  for (const row of rows) for (const c of columns) params.push(row[c] ?? null);
   const result = await db.executeQuery(CompiledQuery.raw(sql, params));
   return result.rows as Array<Record<string, unknown>>;
 }

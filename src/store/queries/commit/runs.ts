@@ -22,6 +22,7 @@ const RUN_COLUMNS = [
   "response_status",
   "replay_of",
   "retry_of",
+  "started_by",
   "started_at_ms",
   "ended_at_ms",
   "due_at_ms",
@@ -48,10 +49,11 @@ const STEP_COLUMNS = [
 /** `excluded` is the row the INSERT proposed, on SQLite and PostgreSQL alike */
 const setFromExcluded = (columns: readonly string[]) => columns.map((c) => `"${c}" = excluded."${c}"`).join(", ");
 
-// A run never changes hands: an update can't move it to another workflow or user. A cancelled run
+// A run never changes hands: an update can't move it to another workflow or user, nor change how it
+// started (written with its first row; a row built without it must not erase it). A cancelled run
 // stays cancelled: a step that was running when it was cancelled still commits what it did, but
 // not the run's state.
-const RUN_UPSERT = `on conflict ("id") do update set ${setFromExcluded(RUN_COLUMNS.filter((c) => c !== "id" && c !== "workflow_id" && c !== "user_id"))} where "workflow_runs"."status" <> 'cancelled'`;
+const RUN_UPSERT = `on conflict ("id") do update set ${setFromExcluded(RUN_COLUMNS.filter((c) => c !== "id" && c !== "workflow_id" && c !== "user_id" && c !== "started_by"))} where "workflow_runs"."status" <> 'cancelled'`;
 const STEP_UPSERT = `on conflict ("run_id", "idx") do update set ${setFromExcluded(STEP_COLUMNS.filter((c) => c !== "run_id" && c !== "idx"))}`;
 
 // The runs retention never removes are live (running, suspended): they are not over. The conditions of the partial indexes on workflow_runs (migrations 014 and 017), written as SQL

@@ -24,6 +24,7 @@ function toRun(r: Selectable<WorkflowRunsTable>): RunRow {
     response_status: num(r.response_status),
     replay_of: r.replay_of,
     retry_of: r.retry_of ?? null,
+    started_by: (r.started_by ?? null) as RunRow["started_by"],
     started_at_ms: Number(r.started_at_ms),
     ended_at_ms: num(r.ended_at_ms),
     due_at_ms: num(r.due_at_ms),
