@@ -304,6 +304,9 @@ export default {
       return s.out.includes("succeeded") ? s : undefined;
     });
     assert.match(shown.out, /greet .*succeeded.*"PUT abc ada"/);
+    // no request started it: nothing was answered, and it says how it started
+    assert.doesNotMatch(shown.out, /replied|answered/);
+    assert.match(shown.out, /run now \(no request\)/);
 
     // a request answered at acceptance whose run then failed: not shown as a success
     await t.request("POST", new URL(wf.body.data.trigger.endpoint_url).pathname, { key: null, body: { fail: true } });

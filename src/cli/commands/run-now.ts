@@ -42,34 +42,13 @@ export async function run(id: string, opts: RunOptions): Promise<void> {
   const http = trigger.type === "http" && event === undefined
     ? { method: (opts.method ?? "POST").toUpperCase(), headers: parseHeaders(opts.header), ...(opts.body === undefined ? {} : { body: parseJsonOption("--body", opts.body) }) }
     : undefined;
-  const before = new Set((await recentRuns(client, id)).map((r) => r.id));
   // (the run endpoint's body is optional, so the generated types don't declare it)
   const init = { ...p, body: http ? { http } : event !== undefined ? { event } : {} } as typeof p;
-  unwrap(await withSpinner(`Running ${id}`, Boolean(opts.json), () => client.POST("/v1/workflows/{id}/run", init)));
-  const runId = await withSpinner("Waiting for the run to start", Boolean(opts.json), () => newRun(client, id, before));
-  if (opts.json) return printJson({ accepted: true, run_id: runId ?? null });
-  if (!runId) return void process.stdout.write(`Accepted a run of ${colors.bold(id)}; it hasn't started yet: see \`tributary runs ${id}\`\n`);
+  const answer = unwrap(await withSpinner(`Running ${id}`, Boolean(opts.json), () => client.POST("/v1/workflows/{id}/run", init)));
+  // the run's id comes with the answer: no guessing among runs started at the same moment
+  const runId = (answer as { data: { run_id: string } }).data.run_id;
+  if (opts.json) return printJson({ accepted: true, run_id: runId });
   process.stdout.write(`Started run ${colors.bold(runId)} of ${colors.bold(id)}${http ? ` (${http.method} request)` : event !== undefined ? " with the event" : ""}; see \`tributary run show ${runId}\`\n`);
-}
-
-async function recentRuns(client: TributaryClient, id: string): Promise<Array<{ id: string }>> {
-  const res = await client.GET("/v1/workflows/{id}/runs", { params: { path: { id }, query: { limit: 20 } } });
-  return (unwrap(res) as { data: Array<{ id: string }> }).data;
-}
-
-/**
- * The run the request started: run now answers before the run has an id (it waits durably first),
- * so it is the oldest run that wasn't there before. Another run starting at the same moment (a
- * real request, a timer) could be taken for it; `tributary runs` lists them all.
- */
-async function newRun(client: TributaryClient, id: string, before: Set<string>): Promise<string | undefined> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const fresh = (await recentRuns(client, id)).filter((r) => !before.has(r.id));
-    if (fresh.length > 0) return fresh[fresh.length - 1].id;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return undefined;
 }
 
 async function runSource(client: TributaryClient, base: string, id: string, event: unknown, json: boolean): Promise<void> {

@@ -24,8 +24,10 @@ interface Run {
   started_at_ms: number;
   ended_at_ms: number | null;
   summary: string | null;
+  started_by: "request" | "run_now" | "replay" | "retry" | "event" | "timer";
   response: { status: number } | null;
   replay_of: string | null;
+  retry_of: string | null;
   waiting: { for: string; step_index: number; until_ms: number | null } | null;
   steps?: RunStep[];
 }
@@ -109,7 +111,9 @@ export async function showRun(runId: string, opts: { json?: boolean }): Promise<
   if (r.ended_at_ms !== null) head.push(`took ${took(r.started_at_ms, r.ended_at_ms)}`);
   const reply = await replyOf(r);
   if (reply) head.push(reply);
+  if (r.started_by === "run_now") head.push("run now (no request)");
   if (r.replay_of) head.push(`replays ${r.replay_of}`);
+  if (r.retry_of) head.push(`retries ${r.retry_of}`);
   out.push(head.join("  "));
   if (r.summary) out.push(`  ${printable(r.summary)}`);
   if (r.waiting) out.push(...waitingLines(r));
@@ -134,12 +138,12 @@ export async function showRun(runId: string, opts: { json?: boolean }): Promise<
 }
 
 /**
- * What the run's HTTP reply was, said as what happened: none for a workflow without an endpoint
- * (a run now, a timer); "answered 200 at acceptance" when the request was answered before the
- * steps ran, so a run that then failed is not shown as a success.
+ * What the run's HTTP reply was, said as what happened: none for a run no request started (run
+ * now, a replay, a retry, a timer); "answered 200 at acceptance" when the request was answered
+ * before the steps ran, so a run that then failed is not shown as a success.
  */
 async function replyOf(r: Run): Promise<string | undefined> {
-  if (!r.response) return undefined;
+  if (!r.response || r.started_by !== "request") return undefined;
   const { client } = api();
   const res = await client.GET("/v1/workflows/{id}", { params: { path: { id: r.workflow_id } } });
   const trigger = (res.data as { data?: { trigger?: { type?: string; custom_response?: boolean } } } | undefined)?.data?.trigger;
