@@ -16,6 +16,8 @@ export interface EditorOptions {
   label: string;
   placeholder?: string;
   onChange: (value: string) => void;
+  /** shown, selectable and scrollable, but not editable (code as a run ran it) */
+  readOnly?: boolean;
 }
 
 export interface EditorHandle {
@@ -68,6 +70,7 @@ export function createEditor(parent: HTMLElement, opts: EditorOptions): EditorHa
         label.of(labelAttributes(opts.label)),
         EditorView.contentAttributes.of({ spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
         ...(opts.placeholder ? [placeholder(opts.placeholder)] : []),
+        ...(opts.readOnly ? [EditorState.readOnly.of(true), EditorView.contentAttributes.of({ "aria-readonly": "true" })] : []),
         EditorView.updateListener.of((u) => {
           if (u.docChanged && !u.transactions.some((t) => t.annotation(fromPage))) opts.onChange(u.state.doc.toString());
         }),

@@ -14,7 +14,8 @@ interface Props {
   label?: ReactNode;
   description?: ReactNode;
   value: string;
-  onChange: (value: string) => void;
+  /** absent: read-only (the code can be read, selected and copied, not changed) */
+  onChange?: (value: string) => void;
   /** the API's message about this code: shown under the editor, and its line marked when it names one */
   error?: string;
   /** when the message is already shown elsewhere (an alert): only mark the line */
@@ -40,7 +41,7 @@ export function CodeEditor({ ariaLabel, label, description, value, onChange, err
     let gone = false;
     void import("./code-editor-view.ts").then(({ createEditor }) => {
       if (gone || !host.current) return;
-      editor.current = createEditor(host.current, { value: latest.current.value, label: ariaLabel, placeholder, onChange: (v) => latest.current.onChange(v) });
+      editor.current = createEditor(host.current, { value: latest.current.value, label: ariaLabel, placeholder, readOnly: !latest.current.onChange, onChange: (v) => latest.current.onChange?.(v) });
       setReady(true);
     });
     return () => {

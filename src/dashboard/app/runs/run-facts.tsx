@@ -4,7 +4,8 @@ import { RunLineage } from "./run-lineage.tsx";
 import { href } from "../router.ts";
 import { formatDuration, formatWhen, relative } from "./run-time.ts";
 import { triggerSummary } from "./trigger-summary.ts";
-import { isTruncated, type Run, type Waiting } from "./run-types.ts";
+import { ViewDeploymentCode } from "./deployment-code.tsx";
+import { type Run, type Waiting } from "./run-types.ts";
 
 function Fact({ label, children, testid, wide }: { label: string; children: ReactNode; testid?: string; wide?: boolean }) {
   return (
@@ -37,18 +38,15 @@ function Reply({ run, status }: { run: Run; status: number }) {
   );
 }
 
-/**
- * Whether an HTTP request started the run: the API gives a reply status to some runs no request
- * started (Run now with an event), so the event has to look like a request (method, path,
- * headers) for its reply to be shown.
- */
-function hadRequest(run: Run): boolean {
-  const e = run.trigger_event;
-  if (isTruncated(e)) return /^\{[^]*"method":"/.test(e.preview) && e.preview.includes('"headers":');
-  if (typeof e !== "object" || e === null) return false;
-  const r = e as { method?: unknown; path?: unknown; headers?: unknown };
-  return typeof r.method === "string" && typeof r.path === "string" && typeof r.headers === "object" && r.headers !== null;
-}
+/** How the run started, as the API says it (started_by). */
+const STARTED_BY: Record<Run["started_by"], string> = {
+  request: "HTTP request",
+  run_now: "Run now",
+  replay: "Replay",
+  retry: "Retry",
+  event: "Event",
+  timer: "Timer",
+};
 
 /** When, how long, what started it, which workflow and deployment, where it came from and what its caller got. */
 export function RunFacts({ run, workflowName, now }: { run: Run; workflowName: string | undefined; now: number }) {
@@ -72,7 +70,11 @@ export function RunFacts({ run, workflowName, now }: { run: Run; workflowName: s
             {triggerSummary(run.trigger_event)}
           </Text>
         </Fact>
-        {run.response && hadRequest(run) && (
+        <Fact label="Started by" testid="run-started-by">
+          {STARTED_BY[run.started_by]}
+        </Fact>
+        {/* only a request was answered: a run now, replay or retry answered nobody */}
+        {run.response && run.started_by === "request" && (
           <Fact label="HTTP reply" testid="run-response">
             <Reply run={run} status={run.response.status} />
           </Fact>
@@ -84,7 +86,8 @@ export function RunFacts({ run, workflowName, now }: { run: Run; workflowName: s
           </Text>{" "}
           <Text span c="dimmed" size="sm">
             {run.deployment_current === false ? "(an earlier deployment)" : run.deployment_current ? "(current)" : ""}
-          </Text>
+          </Text>{" "}
+          <ViewDeploymentCode workflowId={run.workflow_id} deploymentId={run.deployment_id} />
         </Fact>
         <RunLineage run={run} />
       </SimpleGrid>

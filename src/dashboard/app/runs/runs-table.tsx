@@ -1,5 +1,5 @@
-import { memo } from "react";
-import { Anchor, Box, Paper, Table, Text } from "@mantine/core";
+import { memo, useCallback, useRef } from "react";
+import { Anchor, Box, Checkbox, Paper, Table, Text } from "@mantine/core";
 import { href, navigate } from "../router.ts";
 import { StatusBadge } from "./run-status-badge.tsx";
 import { formatDuration, formatWhen } from "./run-time.ts";
@@ -48,22 +48,29 @@ interface RowProps {
   fresh: boolean;
   now: number;
   failed: FailedAt | null | undefined;
+  selected: boolean;
+  onToggle: (id: string) => void;
 }
 
-const RunRow = memo(function RunRow({ run, fresh, now, failed }: RowProps) {
+const RunRow = memo(function RunRow({ run, fresh, now, failed, selected, onToggle }: RowProps) {
   const trigger = triggerSummary(run.trigger_event);
   return (
     <Table.Tr
       onClick={(e) => {
-        // the link in the row navigates by itself (and opens a new tab with a modifier)
-        if (!(e.target instanceof Element && e.target.closest("a"))) navigate("runs", run.id);
+        // the link in the row navigates by itself (and opens a new tab with a modifier); the
+        // checkbox's cell selects
+        if (!(e.target instanceof Element && e.target.closest("a, [data-selects]"))) navigate("runs", run.id);
       }}
       style={{ cursor: "pointer" }}
       className={fresh ? "event-new" : undefined}
       data-testid="run-row"
       data-run-id={run.id}
       data-status={run.status}
+      bg={selected ? "var(--mantine-primary-color-light)" : undefined}
     >
+      <Table.Td data-selects w={36} pr={0} style={{ cursor: "default" }} onClick={() => onToggle(run.id)}>
+        <Checkbox checked={selected} onChange={() => undefined} aria-label={`Select run ${run.id}`} size="xs" styles={{ input: { cursor: "pointer" } }} data-testid="run-select" />
+      </Table.Td>
       <Table.Td>
         <StatusBadge status={run.status} />
       </Table.Td>
@@ -110,14 +117,43 @@ const tickOf = (r: Run, now: number): number => {
   return age < 86_400_000 ? now - (now % 60_000) : r.started_at_ms + 86_400_000;
 };
 
-export function RunsTable({ runs, fresh, now }: { runs: Run[]; fresh: ReadonlySet<string>; now: number }) {
+interface TableProps {
+  runs: Run[];
+  fresh: ReadonlySet<string>;
+  now: number;
+  /** the runs ticked (for Replay selected) */
+  selected: ReadonlySet<string>;
+  onSelect: (ids: ReadonlySet<string>) => void;
+}
+
+export function RunsTable({ runs, fresh, now, selected, onSelect }: TableProps) {
   const failed = useFailedSteps(runs);
+  // rows are memoised: the toggle they get must not change with every selection
+  const latest = useRef({ selected, onSelect });
+  latest.current = { selected, onSelect };
+  const toggle = useCallback((id: string) => {
+    const next = new Set(latest.current.selected);
+    if (!next.delete(id)) next.add(id);
+    latest.current.onSelect(next);
+  }, []);
+  const ticked = runs.filter((r) => selected.has(r.id)).length;
+  const all = runs.length > 0 && ticked === runs.length;
   return (
     <Paper withBorder>
       <Table.ScrollContainer minWidth={340} type="native">
         <Table highlightOnHover verticalSpacing="sm" data-testid="runs-table">
           <Table.Thead>
             <Table.Tr>
+              <Table.Th w={36} pr={0}>
+                <Checkbox
+                  size="xs"
+                  checked={all}
+                  indeterminate={ticked > 0 && !all}
+                  onChange={() => onSelect(all ? new Set() : new Set(runs.map((r) => r.id)))}
+                  aria-label="Select every run listed"
+                  data-testid="select-all"
+                />
+              </Table.Th>
               <Table.Th w={120}>Status</Table.Th>
               <Table.Th>Started</Table.Th>
               <Table.Th visibleFrom="sm">Trigger</Table.Th>
@@ -127,7 +163,7 @@ export function RunsTable({ runs, fresh, now }: { runs: Run[]; fresh: ReadonlySe
           </Table.Thead>
           <Table.Tbody>
             {runs.map((r) => (
-              <RunRow key={r.id} run={r} fresh={fresh.has(r.id)} now={tickOf(r, now)} failed={failed.get(r.id)} />
+              <RunRow key={r.id} run={r} fresh={fresh.has(r.id)} now={tickOf(r, now)} failed={failed.get(r.id)} selected={selected.has(r.id)} onToggle={toggle} />
             ))}
           </Table.Tbody>
         </Table>

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Group, Select, Skeleton, Stack, Text } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { useAction } from "../hooks/use-action.ts";
@@ -7,6 +7,7 @@ import { ErrorAlert } from "../ui/error-alert.tsx";
 import { EmptyState } from "../ui/empty-state.tsx";
 import { LoadMore } from "../ui/load-more.tsx";
 import { RunsTable } from "./runs-table.tsx";
+import { BulkOutcome, ReplayFailed, ReplaySelected, type BulkResult } from "./bulk-replay.tsx";
 import { useLiveRuns } from "./use-live-runs.ts";
 import { useNow } from "./run-time.ts";
 import { RUN_STATUSES, type RunStatus } from "./run-types.ts";
@@ -21,6 +22,15 @@ export function WorkflowRuns({ workflowId }: { workflowId: string }) {
   // ticks while anything is listed: durations of live runs, and the "12 s ago" of recent ones
   const now = useNow((list.data?.length ?? 0) > 0);
   const { error, act } = useAction();
+  // runs ticked in the list, for "Replay selected"; another filter starts with none
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [result, setResult] = useState<BulkResult>();
+  useEffect(() => setSelected(new Set()), [workflowId, status]);
+  const bulkDone = (r: BulkResult) => {
+    setResult(r);
+    setSelected(new Set());
+    void list.reload();
+  };
   const runNow = () =>
     act("Run now", () => api.POST("/v1/workflows/{id}/run", { params: { path: { id: workflowId } } }), async () => {
       toastDone("Run requested");
@@ -40,10 +50,15 @@ export function WorkflowRuns({ workflowId }: { workflowId: string }) {
           size="xs"
           data-testid="status-filter"
         />
-        <Text size="sm" c="dimmed">
-          {list.data && list.total > 0 ? `${list.total} run${list.total === 1 ? "" : "s"}${status ? ` ${status}` : ""}, newest first · refreshed live` : ""}
-        </Text>
+        <Group gap="xs" wrap="wrap">
+          <ReplaySelected ids={[...selected]} onDone={bulkDone} />
+          <ReplayFailed workflowId={workflowId} onDone={bulkDone} />
+        </Group>
       </Group>
+      <Text size="sm" c="dimmed">
+        {list.data && list.total > 0 ? `${list.total} run${list.total === 1 ? "" : "s"}${status ? ` ${status}` : ""}, newest first · refreshed live` : ""}
+      </Text>
+      <BulkOutcome outcome={result} onClose={() => setResult(undefined)} />
       <ErrorAlert error={list.error} title="Could not list the runs" />
       <ErrorAlert error={error} />
       {list.loading && <Skeleton h={120} />}
@@ -57,7 +72,7 @@ export function WorkflowRuns({ workflowId }: { workflowId: string }) {
             action={{ label: "Run now", onClick: () => void runNow() }}
           />
         ))}
-      {list.data && list.data.length > 0 && <RunsTable runs={list.data} fresh={list.fresh} now={now} />}
+      {list.data && list.data.length > 0 && <RunsTable runs={list.data} fresh={list.fresh} now={now} selected={selected} onSelect={setSelected} />}
       <LoadMore list={list} noun="runs" />
     </Stack>
   );
