@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -313,17 +313,37 @@ export interface CountingServer {
   hits: Map<string, number>;
   /** TRIBUTARY_FETCH_ALLOW's entry for it */
   allow: string;
+  /** paths whose answer waits (a step awaiting it stays in flight) until release() */
+  holding: Set<string>;
+  /** answers the requests held so far */
+  release(): void;
   close(): void;
 }
 
 export async function countingServer(): Promise<CountingServer> {
   const hits = new Map<string, number>();
-  const server = createServer((req, res) => {
-    hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
+  const holding = new Set<string>();
+  const held: ServerResponse[] = [];
+  const answer = (res: ServerResponse) => {
     res.setHeader("content-type", "application/json");
     res.end("{}");
+  };
+  const server = createServer((req, res) => {
+    hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
+    if (holding.has(req.url!)) held.push(res);
+    else answer(res);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}`, hits, allow: `127.0.0.1:${port}`, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    allow: `127.0.0.1:${port}`,
+    holding,
+    release: () => held.splice(0).forEach(answer),
+    close: () => {
+      held.splice(0).forEach(answer);
+      server.close();
+    },
+  };
 }
