@@ -76,12 +76,26 @@ export interface RunnerStarted {
 export type RunnerToHost = RunnerEnvelope | RunnerStarted;
 
 /** An invocation telling the host something before it ends: a response to send now ($.respond({immediate: true})). */
-export interface RunnerTell {
+export interface RunnerRespondTell {
   t: "respond";
   /** the invoke request's id */
   req: number;
   response: HttpResponse;
 }
+
+/**
+ * A run that waited in the runner for a context of its workflow (sandbox/contexts.ts) starts
+ * now: its deadline at the host starts over. Runs of one workflow that only compute take turns
+ * in its contexts; a burst of them must not run into the deadline (and the runner's replacement)
+ * while waiting their turn. Sent only for a run that waited.
+ */
+export interface RunnerBeganTell {
+  t: "began";
+  /** the invoke request's id */
+  req: number;
+}
+
+export type RunnerTell = RunnerRespondTell | RunnerBeganTell;
 
 /**
  * A runner asking the host something while an invocation runs: a read of a data store the

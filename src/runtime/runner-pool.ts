@@ -15,6 +15,13 @@ import { fnv1a } from "../lib/hash.ts";
  * (more runs interleaved in a runner, each takes longer).
  */
 const MAX_DISPATCHED = 256;
+/**
+ * Runs of a workflow side by side (each its own order key) have a gate of their own: most wait on
+ * an API, holding a context and little CPU, so 1,000 may be out at once (sandbox/contexts.ts makes
+ * those that only compute take turns, and their deadline starts when their turn comes), and they
+ * never hold back a source's invocations, nor those them.
+ */
+const MAX_RUNS_DISPATCHED = 1024;
 
 // On top of the invocation's own deadline (enforced inside the runner): IPC, isolate start,
 // compiling. The host deadline only fires when the runner itself is stuck.
@@ -34,7 +41,10 @@ interface Runner {
   process: RunnerProcess;
   /** code hashes this runner was sent; cleared when it answers needCode (it restarted) */
   known: Set<string>;
+  /** sources' invocations (one at a time per source) */
   gate: DispatchGate;
+  /** workflows' runs side by side */
+  runsGate: DispatchGate;
 }
 
 export interface RunnerPoolOptions {
@@ -61,6 +71,7 @@ export class RunnerPool implements Invoker {
       process: new RunnerProcess(processOpts),
       known: new Set<string>(),
       gate: new DispatchGate(maxDispatched ?? MAX_DISPATCHED),
+      runsGate: new DispatchGate(maxDispatched ?? MAX_RUNS_DISPATCHED),
     }));
   }
 
@@ -93,7 +104,8 @@ export class RunnerPool implements Invoker {
         onCrash: () => new Error("RunnerCrashed: the sandbox process died during this invocation"),
       });
     };
-    const entering = runner.gate.enter();
+    const gate = call.orderKey !== undefined && call.orderKey !== call.sourceId ? runner.runsGate : runner.gate;
+    const entering = gate.enter();
     if (entering) await entering;
     try {
       let reply = await send(!runner.known.has(call.codeHash));
@@ -110,7 +122,7 @@ export class RunnerPool implements Invoker {
       const m = /^(\w+): (.*)$/s.exec(text);
       return failed(m ? m[1] : "InternalError", m ? m[2] : text, Date.now() - started);
     } finally {
-      runner.gate.leave();
+      gate.leave();
     }
   }
 

@@ -55,6 +55,13 @@ describe("RunnerProcess", () => {
     ]);
   });
 
+  it("restarts a request's deadline when the runner says it began after waiting its turn", async () => {
+    // 600 ms in all, each part within the 450 ms deadline
+    assert.equal(await runner.request(req("waits-turn", "on time"), opts(450)), "on time");
+    // without the word it would have timed out
+    await assert.rejects(runner.request(req("slow-echo", "late"), opts(150)), { message: "timed out" });
+  });
+
   it("turns an error reply into an AppError with its code", async () => {
     await assert.rejects(runner.request(req("fail", "nope"), opts()), { code: "invalid_component", message: "nope" });
   });

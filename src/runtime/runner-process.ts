@@ -156,9 +156,16 @@ export class RunnerProcess {
   }
 
   #onTell(child: RunnerChild, tell: RunnerTell): void {
-    if (tagOf(tell) !== "respond") return void process.stderr.write(droppedMessage("runner tell", tell));
+    const tag = tagOf(tell);
+    if (tag !== "began" && tag !== "respond") return void process.stderr.write(droppedMessage("runner tell", tell));
     const pending = this.#pending.get(tell.req);
-    if (!pending || pending.child !== child || !pending.opts.onTell) return;
+    if (!pending || pending.child !== child || pending.settled) return;
+    if (tell.t === "began") {
+      // it waited in the runner for its turn: its deadline counts from now
+      if (pending.timer !== undefined) this.#arm(pending);
+      return;
+    }
+    if (!pending.opts.onTell) return;
     try {
       pending.opts.onTell(tell.response);
     } catch {

@@ -6,7 +6,7 @@ import type { Targets } from "../runtime/targets.ts";
 import { countFailure, describeFailure, isFenced } from "../runtime/poison.ts";
 
 // Accepted runs (inbox rows) reach the runners through here, so the work held in memory stays
-// bounded: at most PER_SOURCE runs in flight per source and what the shared Capacity allows in
+// bounded: at most PER_SOURCE runs in flight per source (PER_WORKFLOW per workflow) and what the shared Capacity allows in
 // all. Everything else waits in the inbox table, where it is durable already, and is read back
 // oldest first as runs finish. A run whose commit failed (the store was unavailable) is still in
 // the inbox: its source pauses, then reads it back, so stuck work resumes by itself.
@@ -15,6 +15,13 @@ import { countFailure, describeFailure, isFenced } from "../runtime/poison.ts";
 // ones are not run directly (they would overtake); they are read back after the older ones.
 
 const PER_SOURCE = 256;
+/**
+ * A workflow's runs execute side by side (each its own order key at the runner), and most wait on
+ * an API: 1,000 of them awaiting a call at once measured ~0.5 MB of runner memory each. A
+ * source's rows run one at a time, so more of them in flight would only be held in memory.
+ */
+const PER_WORKFLOW = 1024;
+const inFlightLimit = (sourceId: string) => (sourceId.startsWith("p_") ? PER_WORKFLOW : PER_SOURCE);
 const RETRY_AFTER_FAILURE_MS = 2000;
 
 interface Lane {
@@ -28,6 +35,8 @@ interface Lane {
   paused?: NodeJS.Timeout;
   /** room freed in the shared capacity: whether the lane goes for it */
   wake: () => boolean;
+  /** runs in flight at most (inFlightLimit) */
+  limit: number;
   /** commit failures per seq that were not the store's fault (poison detection) */
   failures: Map<number, number>;
   /** runs that finished while a read-back was under way: the read may still have seen their rows */
@@ -84,7 +93,7 @@ export class InboxPump {
     }
     const lane = this.#lane(t.source.id);
     const bytes = eventJson?.length ?? 0;
-    if (!lane.backlog && !lane.paused && lane.inFlight.size < PER_SOURCE && this.#d.capacity.tryTake(bytes, true)) {
+    if (!lane.backlog && !lane.paused && lane.inFlight.size < lane.limit && this.#d.capacity.tryTake(bytes, true)) {
       lane.cursor = Math.max(lane.cursor, seq);
       this.#run(t, lane, seq, eventJson, bytes);
       return;
@@ -158,6 +167,7 @@ export class InboxPump {
         dirty: false,
         reading: false,
         wake: () => this.#roomFreed(sourceId),
+        limit: inFlightLimit(sourceId),
         failures: new Map(),
         doneWhileReading: new Set(),
         cursor: 0,
@@ -226,7 +236,7 @@ export class InboxPump {
   #roomFreed(sourceId: string): boolean {
     const lane = this.#lanes.get(sourceId);
     // not now: its own runs finishing will call again, or a pause or nothing to read
-    if (!lane || this.#closed || !lane.backlog || lane.paused || (!lane.reading && lane.inFlight.size > PER_SOURCE / 2)) return false;
+    if (!lane || this.#closed || !lane.backlog || lane.paused || (!lane.reading && lane.inFlight.size > lane.limit / 2)) return false;
     this.#pump(sourceId);
     return true;
   }
@@ -242,8 +252,8 @@ export class InboxPump {
     }
     // Read back once half the source's runs are done, so each read brings many new rows
     // instead of re-reading the ones still running.
-    if (lane.inFlight.size > PER_SOURCE / 2) return;
-    const room = PER_SOURCE - lane.inFlight.size;
+    if (lane.inFlight.size > lane.limit / 2) return;
+    const room = lane.limit - lane.inFlight.size;
     lane.reading = true;
     lane.dirty = false;
     lane.doneWhileReading.clear();

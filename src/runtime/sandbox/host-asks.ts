@@ -17,6 +17,11 @@ export function connectHost(ways: { ask: (ask: RunnerQuestion) => void; tell: (t
   tell = ways.tell;
 }
 
+/** invoke request `req` waited for a context and starts now (ipc.ts RunnerBeganTell) */
+export function tellBegan(req: number): void {
+  tell?.({ t: "began", req });
+}
+
 /** invoke request `req`'s response, to be sent now ($.respond({immediate: true})) */
 export function tellResponse(req: number, response: HttpResponse): void {
   tell?.({ t: "respond", req, response });

@@ -11,7 +11,7 @@ import { Instance } from "./instance.ts";
 import { Invocation, invocationError } from "./invocation.ts";
 import { StepLoadError } from "./load/load-workflow.ts";
 import { DataStoreWork } from "./data-store-work.ts";
-import { askCode, askEnv, askHost, tellResponse } from "./host-asks.ts";
+import { askCode, askEnv, askHost, tellBegan, tellResponse } from "./host-asks.ts";
 import { getEnv, putEnv } from "./env-store.ts";
 
 /**
@@ -73,7 +73,7 @@ export function invoke(req: InvokeRequest): Promise<InvokeReply> {
   const order = req.orderKey ?? req.sourceId;
   const previous = chains.get(order) ?? Promise.resolve();
   const result = previous.then(async () => {
-    const slot = await contexts.claim(req.sourceId);
+    const slot = contexts.claimNow(req.sourceId) ?? (await claimAfterWait(req));
     try {
       return await invokeNow(req, slot);
     } finally {
@@ -89,6 +89,14 @@ export function invoke(req: InvokeRequest): Promise<InvokeReply> {
     if (chains.get(order) === tail) chains.delete(order);
   });
   return result;
+}
+
+/** a context once one is free; the host then restarts the run's deadline (ipc.ts RunnerBeganTell) */
+async function claimAfterWait(req: InvokeRequest): Promise<string> {
+  const slot = await contexts.claim(req.sourceId);
+  const reqId = (req as InvokeRequest & { id?: number }).id;
+  if (reqId !== undefined) tellBegan(reqId);
+  return slot;
 }
 
 function check(req: InvokeRequest): void {
