@@ -50,10 +50,13 @@ export function WorkflowRuns({ workflowId }: { workflowId: string }) {
           size="xs"
           data-testid="status-filter"
         />
-        <Group gap="xs" wrap="wrap">
-          <ReplaySelected ids={[...selected]} onDone={bulkDone} />
-          <ReplayFailed workflowId={workflowId} onDone={bulkDone} />
-        </Group>
+        {/* nothing to replay before the first run */}
+        {list.data && list.data.length > 0 && (
+          <Group gap="xs" wrap="wrap">
+            <ReplaySelected ids={[...selected]} onDone={bulkDone} />
+            <ReplayFailed workflowId={workflowId} onDone={bulkDone} />
+          </Group>
+        )}
       </Group>
       <Text size="sm" c="dimmed">
         {list.data && list.total > 0 ? `${list.total} run${list.total === 1 ? "" : "s"}${status ? ` ${status}` : ""}, newest first · refreshed live` : ""}
