@@ -78,6 +78,22 @@ describe("dashboard: how a run started, its code as it ran, bulk replay", { skip
     await page.locator(`[data-testid="run-page"][data-run-id="${real.id}"]`).waitFor();
     await page.getByTestId("run-started-by").getByText("HTTP request").waitFor();
     await page.getByTestId("run-response").getByText("HTTP 200").waitFor();
+
+    // the dashboard's Run now: its toast opens the run it started, which says so
+    await go(`#/workflows/${w.id}`);
+    await page.getByRole("heading", { name: "Greeter", exact: true }).waitFor();
+    await page.getByRole("button", { name: "Run now" }).click();
+    const dialog = page.getByRole("dialog", { name: "Run Greeter now" });
+    await dialog.getByLabel("Request body (JSON)").fill('{"name": "cy"}');
+    await dialog.getByRole("button", { name: "Run", exact: true }).click();
+    await page.getByTestId("run-now-open").click();
+    const opened = page.locator('[data-testid="run-page"]');
+    await opened.waitFor();
+    const openedId = await opened.getAttribute("data-run-id");
+    assert.ok(openedId && openedId !== now.body.data.run_id && openedId !== real.id, `a new run: ${openedId}`);
+    await page.getByTestId("run-started-by").getByText("Run now").waitFor();
+    const run = await ended(openedId);
+    assert.equal(run.steps[0].return_value, "hi cy");
   });
 
   it("View code as it ran: the run's deployment read-only, saying it is no longer the current one", async () => {

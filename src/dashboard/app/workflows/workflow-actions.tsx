@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Alert, Button, Group } from "@mantine/core";
+import { Alert, Anchor, Button, Group } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useSession } from "../session-context.ts";
 import { useAction } from "../hooks/use-action.ts";
@@ -24,10 +24,31 @@ export function WorkflowActions({ workflow: w, onChanged }: { workflow: Workflow
   const runNow = (body: { event?: unknown }) => {
     // the run endpoint's body is optional, so the generated types don't declare it
     const init = { ...path, body } as typeof path;
-    return act("Run now", () => api.POST("/v1/workflows/{id}/run", init), () => {
-      setRunning(false);
-      notifications.show({ message: `${w.name}: run requested` });
-    });
+    let started: string | undefined;
+    return act(
+      "Run now",
+      async () => {
+        const res = await api.POST("/v1/workflows/{id}/run", init);
+        started = res.data?.data.run_id;
+        return res;
+      },
+      () => {
+        setRunning(false);
+        // the answer names the run: it can be opened before it has even started
+        notifications.show({
+          message: started ? (
+            <>
+              {w.name}: run started.{" "}
+              <Anchor href={href("runs", started)} size="sm" data-testid="run-now-open">
+                Open the run
+              </Anchor>
+            </>
+          ) : (
+            `${w.name}: run requested`
+          ),
+        });
+      },
+    );
   };
   const toggle = () => act(w.active ? "Disable" : "Enable", () => api.PUT("/v1/workflows/{id}", { ...path, body: { active: !w.active } }), onChanged);
   const remove = () =>
