@@ -177,6 +177,38 @@ describe("app events delivered to apphook sources", () => {
     assert.equal((await eventsOf(t, src.id, "", ada.key)).length, 1, "orders/create is not an event it takes");
   });
 
+  it("a Slack interaction (a form-encoded payload) goes by interaction_events names; a GitHub webhook by X-GitHub-Event, signed", async () => {
+    const ada = await t.newUser();
+    const slack = await account(ada, "slack", { oauth_access_token: "xoxb-fake" });
+    const inC1 = await createSource(t, SLACK_SOURCE.replace('if (event.type !== "message") return;', ""), {
+      configured_props: { slack: { authProvisionId: slack.id }, slackApphook: ["interaction_events:C1:approve"] },
+    }, ada.key);
+    const payload = { type: "block_actions", channel: { id: "C1" }, actions: [{ action_id: "approve" }], text: "clicked", client_msg_id: "i1" };
+    const form = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    const res = await t.request("POST", pathOf(slack.events_url), { key: null, raw: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    assert.equal(res.status, 200, res.text);
+    const [got] = await waitEvents(t, inC1.id, 1, "", 10_000, ada.key);
+    assert.deepEqual(got.event.actions, [{ action_id: "approve" }], "the run got the parsed payload");
+
+    const github = await account(ada, "github", { oauth_access_token: "gho_fake", webhook_secret: "gh-secret" });
+    const code = `export default {
+      props: { github: { type: "app", app: "github" }, hook: { type: "$.interface.apphook", appProp: "github", eventNames: ["push"] } },
+      run(event) { this.$emit({ event: event.headers["x-github-event"], ref: event.body.ref }); },
+    };`;
+    const src = await createSource(t, code, { configured_props: { github: { authProvisionId: github.id } } }, ada.key);
+    const send = (name: string, secret: string) => {
+      const raw = JSON.stringify({ ref: `refs/heads/${name}` });
+      const sig = `sha256=${createHmac("sha256", secret).update(raw).digest("hex")}`;
+      return t.request("POST", pathOf(github.events_url), { key: null, raw, headers: { "content-type": "application/json", "x-github-event": name, "x-hub-signature-256": sig } });
+    };
+    assert.equal((await send("push", "wrong")).status, 401);
+    assert.equal((await send("issues", "gh-secret")).status, 200);
+    assert.equal((await send("push", "gh-secret")).status, 200);
+    const [push] = await waitEvents(t, src.id, 1, "", 10_000, ada.key);
+    assert.deepEqual(push.event, { event: "push", ref: "refs/heads/push" });
+    assert.equal((await eventsOf(t, src.id, "", ada.key)).length, 1, "issues is not an event it takes");
+  });
+
   it("another user's sources and accounts are unaffected; unknown URLs and accounts are 404; bodies are bounded", async () => {
     const ada = await t.newUser();
     const bob = await t.newUser();
