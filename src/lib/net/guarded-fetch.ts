@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
-import { Agent, fetch as undiciFetch, type RequestInit, type Response } from "undici";
+import { Agent, fetch as undiciFetch, request as undiciRequest, type Dispatcher, type RequestInit, type Response } from "undici";
 import { assertFetchable, isPrivateAddress, type Resolve } from "./net-guard.ts";
 
 // fetch for outbound requests made on users' behalf (sandbox fetch, webhooks, component_url and
@@ -41,6 +41,36 @@ export async function guardedFetch(url: URL, init: RequestInit, allow: readonly 
   // the name's lookup is under the request's deadline too: a DNS server that never answers must
   // not hold a webhook delivery (or a run) past its timeout
   return fetchChecked(url, init, await untilAborted(assertFetchable(url, allow, resolve), init.signal ?? undefined));
+}
+
+export interface GuardedRequestInit {
+  method: string;
+  /** name, value pairs; a name may come more than once */
+  headers: [string, string][];
+  body?: string | Uint8Array;
+  signal: AbortSignal;
+}
+
+/**
+ * The same guard for undici's request(): no WHATWG Request, Response and Headers made and read
+ * back on this side, a third of fetch's CPU per request (measured: 39-61 against 140-176 µs,
+ * client and server, on loopback). Its body is the raw one (no content decoding) and no header is
+ * added. A connection's failure is a TypeError "fetch failed" whose cause says why, as fetch's.
+ */
+export async function guardedRequest(url: URL, init: GuardedRequestInit, allow: readonly string[], resolve?: Resolve): Promise<Dispatcher.ResponseData> {
+  const allowed = await untilAborted(assertFetchable(url, allow, resolve), init.signal);
+  try {
+    return await undiciRequest(url, {
+      method: init.method as Dispatcher.HttpMethod,
+      headers: init.headers.flat(),
+      body: init.body,
+      signal: init.signal,
+      ...(allowed ? {} : { dispatcher: publicOnly }),
+    });
+  } catch (e) {
+    if (init.signal.aborted) throw init.signal.reason as Error;
+    throw new TypeError("fetch failed", { cause: e });
+  }
 }
 
 /** `work`, or the signal's reason once it is aborted, whichever comes first */
