@@ -128,6 +128,21 @@ describe("transition", () => {
     transition(w, state, stepEnded({ flow: { kind: "delay", ms: 5 } }), NOW);
     assert.equal(state.run.response_status, 502);
   });
+
+  test("a run no request started (run now, a replay, a retry) records no reply, neither its $.respond nor a 502", () => {
+    for (const startedBy of ["run_now", "replay", "retry"] as const) {
+      const w = workflow(2);
+      (w.trigger as { custom_response: boolean }).custom_response = true;
+      const responded = runIn(w, { kind: "driving" });
+      Object.assign(responded.run, { response_status: null, started_by: startedBy });
+      transition(w, responded, stepEnded({ response: { status: 201, headers: {}, body: "" } }), NOW);
+      assert.equal(responded.run.response_status, null, `${startedBy}: $.respond`);
+      const unanswered = runIn(w, { kind: "driving" });
+      Object.assign(unanswered.run, { response_status: null, started_by: startedBy });
+      transition(w, unanswered, stepEnded({ flow: { kind: "delay", ms: 5 } }), NOW);
+      assert.equal(unanswered.run.response_status, null, `${startedBy}: ended unanswered`);
+    }
+  });
 });
 
 describe("outsideChange", () => {

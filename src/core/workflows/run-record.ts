@@ -180,7 +180,12 @@ export class RunTrims {
   }
 }
 
-/** A replay's or a retry's request was answered when it was accepted: nobody waits for its run's reply. */
+/**
+ * Nobody waits for this run's reply: a replay's, a retry's or Run now's request was answered when
+ * it was accepted, so no reply status is recorded for it (a 502 when it ends without one, or what
+ * a step passed to $.respond).
+ */
 export function answersNobody(run: RunRow): boolean {
+  if (run.started_by !== undefined && run.started_by !== null) return run.started_by !== "request";
   return run.replay_of !== null || run.retry_of !== null;
 }
