@@ -84,18 +84,29 @@ export interface RunnerRespondTell {
 }
 
 /**
- * A run that waited in the runner for a context of its workflow (sandbox/contexts.ts) starts
- * now: its deadline at the host starts over. Runs of one workflow that only compute take turns
- * in its contexts; a burst of them must not run into the deadline (and the runner's replacement)
- * while waiting their turn. Sent only for a run that waited.
+ * A run of a workflow waits in the runner for a context of its workflow (sandbox/contexts.ts:
+ * runs that only compute take turns): its deadline at the host stops until "began", for at most
+ * MAX_TURN_WAIT_MS (the runner gives the run up past that). A burst of such runs must not run
+ * into the deadline, and the replacement of the runner that comes with it, while waiting their
+ * turn. The host takes one of each per request, "waiting" before "began".
  */
+export interface RunnerWaitingTell {
+  t: "waiting";
+  /** the invoke request's id */
+  req: number;
+}
+
+/** The run that waited begins now: its deadline starts. */
 export interface RunnerBeganTell {
   t: "began";
   /** the invoke request's id */
   req: number;
 }
 
-export type RunnerTell = RunnerRespondTell | RunnerBeganTell;
+/** the longest a run waits in a runner for its turn in a context; past it, it fails (TimeoutError) */
+export const MAX_TURN_WAIT_MS = 5 * 60 * 1000;
+
+export type RunnerTell = RunnerRespondTell | RunnerWaitingTell | RunnerBeganTell;
 
 /**
  * A runner asking the host something while an invocation runs: a read of a data store the

@@ -7,7 +7,7 @@
 // runner went away or whose deadline passed) and runner-answers.ts (the runner's questions).
 import { AppError, ERROR_STATUS, type ErrorCode } from "../lib/errors.ts";
 import type { RunnerRequest } from "./protocol.ts";
-import { droppedMessage, tagOf, type RunnerAsk, type RunnerEnvelope, type RunnerReply, type RunnerSettings, type RunnerTell, type RunnerToHost } from "./ipc.ts";
+import { droppedMessage, MAX_TURN_WAIT_MS, tagOf, type RunnerAsk, type RunnerEnvelope, type RunnerReply, type RunnerSettings, type RunnerTell, type RunnerToHost } from "./ipc.ts";
 import { runnerEntry } from "./runner-entry.ts";
 import { RunnerChild, type RunnerChildOptions } from "./runner-child.ts";
 import { RunnerQueue, type RunnerLoad } from "./runner-queue.ts";
@@ -157,12 +157,18 @@ export class RunnerProcess {
 
   #onTell(child: RunnerChild, tell: RunnerTell): void {
     const tag = tagOf(tell);
-    if (tag !== "began" && tag !== "respond") return void process.stderr.write(droppedMessage("runner tell", tell));
+    if (tag !== "waiting" && tag !== "began" && tag !== "respond") return void process.stderr.write(droppedMessage("runner tell", tell));
     const pending = this.#pending.get(tell.req);
     if (!pending || pending.child !== child || pending.settled) return;
-    if (tell.t === "began") {
-      // it waited in the runner for its turn: its deadline counts from now
-      if (pending.timer !== undefined) this.#arm(pending);
+    if (tell.t === "waiting" || tell.t === "began") {
+      // the deadline waits while the run waits its turn (bounded), then starts over: once each,
+      // in that order, so a runner can't hold a request past its deadline by repeating them
+      if (pending.timer === undefined || pending.turn === "began" || pending.turn === tell.t) return;
+      if (tell.t === "began" && pending.turn !== "waiting") return;
+      pending.turn = tell.t;
+      if (tell.t === "began") return this.#arm(pending);
+      clearTimeout(pending.timer);
+      pending.timer = setTimeout(() => this.#overrun(pending), MAX_TURN_WAIT_MS + pending.opts.deadlineMs);
       return;
     }
     if (!pending.opts.onTell) return;
@@ -251,7 +257,8 @@ export class RunnerProcess {
     // in the order they were first sent (ids grow), so a key's requests keep their order
     for (const pending of again.sort((a, b) => a.msg.id - b.msg.id)) {
       if (pending.opts.resend) pending.msg = { ...pending.opts.resend(), id: pending.msg.id };
-      // a fresh runner starts it over: so does its deadline (if it is running)
+      // a fresh runner starts it over: so does its deadline (if it is running), and its turn
+      pending.turn = undefined;
       if (pending.timer !== undefined) this.#arm(pending);
       pending.child = undefined;
       this.#queue.dispatch(pending);

@@ -59,4 +59,6 @@ export interface Pending {
   started: boolean;
   /** it has been answered or failed: nothing more is done with it */
   settled: boolean;
+  /** the runner said it waits for its turn in a context, then that it began (ipc.ts RunnerWaitingTell) */
+  turn?: "waiting" | "began";
 }

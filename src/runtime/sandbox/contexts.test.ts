@@ -58,7 +58,7 @@ test("runs waiting for a context get one in arrival order, and a new arrival doe
   assert.equal(contexts.claimNow("p_1"), undefined, "runs wait before it");
   contexts.release(busy);
   const slotA = await a;
-  contexts.release(slotA);
+  contexts.release(slotA!);
   await b;
   assert.deepEqual(order, ["a", "b"]);
 });
@@ -71,4 +71,13 @@ test("sources don't share contexts or queues", async () => {
   assert.equal(await settled(waiting), "pending");
   contexts.release(busy);
   assert.equal(await waiting, busy);
+});
+
+test("a run that waited its longest for a context gives up (undefined) and leaves the queue", async () => {
+  const { contexts } = slots();
+  const busy = contexts.claimNow("p_1")!;
+  assert.equal(await contexts.claim("p_1", 5), undefined);
+  const next = contexts.claim("p_1");
+  contexts.release(busy);
+  assert.equal(await next, busy, "the run after it gets the context");
 });

@@ -13,9 +13,16 @@ export const MAX_PER_SOURCE = 1024;
 /** how often the runs waiting for a context of a source look again whether a new one may be made */
 const RECHECK_MS = 2;
 
+interface Waiter {
+  /** hands the run its context, or undefined when it waited too long */
+  take: (slot: string | undefined) => void;
+  /** when it gives up (performance.now() ms) */
+  until: number;
+}
+
 interface Waiting {
   /** the runs waiting, oldest first: each is handed its context */
-  queue: Array<(slot: string) => void>;
+  queue: Waiter[];
   /** one recheck per source, however many wait */
   timer: NodeJS.Timeout | undefined;
 }
@@ -38,14 +45,17 @@ export class ContextSlots {
     return this.#take(sourceId);
   }
 
-  /** the key of a context of `sourceId` for one invocation, held until `release` (in arrival order) */
-  claim(sourceId: string): Promise<string> {
+  /**
+   * The key of a context of `sourceId` for one invocation, held until `release` (in arrival
+   * order); undefined once it has waited `maxWaitMs`.
+   */
+  claim(sourceId: string, maxWaitMs = Infinity): Promise<string | undefined> {
     const now = this.claimNow(sourceId);
     if (now !== undefined) return Promise.resolve(now);
-    return new Promise<string>((take) => {
+    return new Promise<string | undefined>((take) => {
       let waiting = this.#waiting.get(sourceId);
       if (!waiting) this.#waiting.set(sourceId, (waiting = { queue: [], timer: undefined }));
-      waiting.queue.push(take);
+      waiting.queue.push({ take, until: performance.now() + maxWaitMs });
       this.#arm(sourceId, waiting);
     });
   }
@@ -57,7 +67,7 @@ export class ContextSlots {
     if (!next) return void this.#claimed.delete(slot);
     // handed on as it is: the oldest waiting run takes it, still claimed
     if (waiting!.queue.length === 0) this.#stopWaiting(sourceId, waiting!);
-    next(slot);
+    next.take(slot);
   }
 
   claimed(slot: string): boolean {
@@ -95,8 +105,11 @@ export class ContextSlots {
       while (waiting.queue.length > 0) {
         const slot = this.#take(sourceId);
         if (slot === undefined) break;
-        waiting.queue.shift()!(slot);
+        waiting.queue.shift()!.take(slot);
       }
+      // the oldest wait longest: those past their time give up
+      const now = performance.now();
+      while (waiting.queue.length > 0 && waiting.queue[0]!.until <= now) waiting.queue.shift()!.take(undefined);
       if (waiting.queue.length === 0) this.#stopWaiting(sourceId, waiting);
       else this.#arm(sourceId, waiting);
     }, RECHECK_MS);

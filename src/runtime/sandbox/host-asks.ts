@@ -17,9 +17,9 @@ export function connectHost(ways: { ask: (ask: RunnerQuestion) => void; tell: (t
   tell = ways.tell;
 }
 
-/** invoke request `req` waited for a context and starts now (ipc.ts RunnerBeganTell) */
-export function tellBegan(req: number): void {
-  tell?.({ t: "began", req });
+/** invoke request `req` waits for a context (ipc.ts RunnerWaitingTell), or begins after waiting (RunnerBeganTell) */
+export function tellTurn(req: number, what: "waiting" | "began"): void {
+  tell?.({ t: what, req });
 }
 
 /** invoke request `req`'s response, to be sent now ($.respond({immediate: true})) */

@@ -4,6 +4,7 @@
 import { performance } from "node:perf_hooks";
 import { AppError } from "../../lib/errors.ts";
 import type { EnvText, InvocationError, InvokeReply, InvokeRequest, InvokeResult } from "../protocol.ts";
+import { MAX_TURN_WAIT_MS } from "../ipc.ts";
 import { getCode, putCode } from "./code-store.ts";
 import { DbState } from "./db-state.ts";
 import { ContextSlots } from "./contexts.ts";
@@ -11,7 +12,7 @@ import { Instance } from "./instance.ts";
 import { Invocation, invocationError } from "./invocation.ts";
 import { StepLoadError } from "./load/load-workflow.ts";
 import { DataStoreWork } from "./data-store-work.ts";
-import { askCode, askEnv, askHost, tellBegan, tellResponse } from "./host-asks.ts";
+import { askCode, askEnv, askHost, tellResponse, tellTurn } from "./host-asks.ts";
 import { getEnv, putEnv } from "./env-store.ts";
 
 /**
@@ -74,6 +75,7 @@ export function invoke(req: InvokeRequest): Promise<InvokeReply> {
   const previous = chains.get(order) ?? Promise.resolve();
   const result = previous.then(async () => {
     const slot = contexts.claimNow(req.sourceId) ?? (await claimAfterWait(req));
+    if (slot === undefined) return turnNeverCame();
     try {
       return await invokeNow(req, slot);
     } finally {
@@ -91,12 +93,21 @@ export function invoke(req: InvokeRequest): Promise<InvokeReply> {
   return result;
 }
 
-/** a context once one is free; the host then restarts the run's deadline (ipc.ts RunnerBeganTell) */
-async function claimAfterWait(req: InvokeRequest): Promise<string> {
-  const slot = await contexts.claim(req.sourceId);
+/**
+ * A context once one is free: the host stops the run's deadline while it waits and starts it when
+ * its turn comes (ipc.ts RunnerWaitingTell); undefined past MAX_TURN_WAIT_MS.
+ */
+async function claimAfterWait(req: InvokeRequest): Promise<string | undefined> {
   const reqId = (req as InvokeRequest & { id?: number }).id;
-  if (reqId !== undefined) tellBegan(reqId);
+  if (reqId !== undefined) tellTurn(reqId, "waiting");
+  const slot = await contexts.claim(req.sourceId, MAX_TURN_WAIT_MS);
+  if (slot !== undefined && reqId !== undefined) tellTurn(reqId, "began");
   return slot;
+}
+
+function turnNeverCame(): InvokeReply {
+  const message = `waited ${MAX_TURN_WAIT_MS / 60_000} minutes for its turn: the workflow's other runs kept every context busy computing`;
+  return { emits: [], db: null, logs: [], emitErrors: [], wallMs: MAX_TURN_WAIT_MS, error: invocationError("TimeoutError", message, "") };
 }
 
 function check(req: InvokeRequest): void {
