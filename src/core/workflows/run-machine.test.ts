@@ -135,7 +135,9 @@ describe("transition", () => {
       (w.trigger as { custom_response: boolean }).custom_response = true;
       const responded = runIn(w, { kind: "driving" });
       Object.assign(responded.run, { response_status: null, started_by: startedBy });
-      transition(w, responded, stepEnded({ response: { status: 201, headers: {}, body: "" } }), NOW);
+      const answered = stepEnded({});
+      if (answered.type === "stepEnded") answered.result.response = { status: 201, headers: {}, body: "" };
+      transition(w, responded, answered, NOW);
       assert.equal(responded.run.response_status, null, `${startedBy}: $.respond`);
       const unanswered = runIn(w, { kind: "driving" });
       Object.assign(unanswered.run, { response_status: null, started_by: startedBy });
