@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createHash, createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gzipSync } from "node:zlib";
+import { deflateRawSync, gzipSync } from "node:zlib";
 import { ATOM, RSS } from "./fixtures/feeds.ts";
 import { events, harness, testRunner } from "./fixtures/invoke-harness.ts";
 import { listShippedComponents } from "./registry-files.ts";
@@ -33,6 +33,11 @@ before(async () => {
     if (req.url?.startsWith("/arrived/")) return void res.writeHead(200).end(String(arrived.has(req.url.slice(9))));
     // compressed as servers do: fetch hands the code the text; a small body that inflates past the cap is cut
     if (req.url === "/gzip") return void res.writeHead(200, { "content-encoding": "gzip", "content-type": "application/json", "set-cookie": ["a=1", "b=2"] }).end(gzipSync(JSON.stringify({ zipped: true, headers: req.headers })));
+    if (req.url === "/raw-deflate") return void res.writeHead(200, { "content-encoding": "deflate" }).end(deflateRawSync("raw"));
+    if (req.url === "/twice") return void res.writeHead(200, { "content-encoding": "gzip, gzip" }).end(gzipSync(gzipSync("twice")));
+    // a gzip body without its trailer: fetch gives what it holds
+    if (req.url === "/cut") return void res.writeHead(200, { "content-encoding": "gzip" }).end(gzipSync("cut short").subarray(0, -8));
+    if (req.url === "/range") return void res.writeHead(206).end(String(req.headers["accept-encoding"]));
     if (req.url === "/bomb") return void res.writeHead(200, { "content-encoding": "gzip" }).end(gzipSync(Buffer.alloc(11 * 1024 * 1024)));
     if (req.url === "/missing") return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"nope"}');
     let body = "";
@@ -121,18 +126,21 @@ describe("invoke: sandbox globals and provided modules", () => {
     });
   });
 
-  it("fetch decodes a gzip body, lists each set-cookie, sends fetch's default headers, and cuts a body that inflates past the cap", async () => {
+  it("fetch decodes a gzip body (raw deflate, two codings, a cut trailer too), lists each set-cookie, sends fetch's default headers, and cuts a body that inflates past the cap", async () => {
     const r = await run(`export default { async run(base) {
       const res = await fetch(base + "/gzip", { headers: { "user-agent": "mine" } });
       const body = await res.json();
       let bomb; try { await fetch(base + "/bomb"); } catch (e) { bomb = e.name + ": " + e.message; }
+      const text = async (path, init) => (await fetch(base + path, init)).text();
+      const others = [await text("/raw-deflate"), await text("/twice"), await text("/cut"), await text("/range", { headers: { range: "bytes=0-3" } })];
       this.$emit({ status: res.status, statusText: res.statusText, zipped: body.zipped, ua: body.headers["user-agent"], accept: body.headers.accept,
-        encoding: body.headers["accept-encoding"], cookies: res.headers.getSetCookie(), bomb });
+        encoding: body.headers["accept-encoding"], cookies: res.headers.getSetCookie(), bomb, others });
     } }`, { event: origin, fetchAllow: allow });
     assert.equal(r.error, undefined, r.error?.message);
     assert.deepEqual(events(r)[0], {
       status: 200, statusText: "OK", zipped: true, ua: "mine", accept: "*/*", encoding: "gzip, deflate",
       cookies: ["a=1", "b=2"], bomb: "RangeError: response body is larger than 10485760 bytes",
+      others: ["raw", "twice", "cut short", "identity"],
     });
   });
 

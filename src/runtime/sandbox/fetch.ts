@@ -5,11 +5,10 @@
 // awaits an API, fetch's own Request/Response objects were a sixth of the runner's CPU.
 import type { IncomingHttpHeaders } from "node:http";
 import { STATUS_CODES } from "node:http";
-import { pipeline, type Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { guardedRequest } from "../../lib/net/guarded-fetch.ts";
+import { decodedBody, discard, readCapped } from "./fetch-body.ts";
 
-export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+export { MAX_RESPONSE_BYTES } from "./fetch-body.ts";
 const MAX_REDIRECTS = 5;
 const REDIRECTS = [301, 302, 303, 307, 308];
 
@@ -53,7 +52,10 @@ const DEFAULT_HEADERS: [string, string][] = [
 
 function withDefaults(headers: [string, string][]): [string, string][] {
   const given = new Set(headers.map(([k]) => k.toLowerCase()));
-  return [...headers, ...DEFAULT_HEADERS.filter(([k]) => !given.has(k))];
+  const defaults = DEFAULT_HEADERS.filter(([k]) => !given.has(k));
+  // a range of a compressed body is a range of the compressed bytes: fetch then asks for none
+  if (given.has("range")) return [...headers, ...defaults.map(([k, v]): [string, string] => (k === "accept-encoding" ? [k, "identity"] : [k, v]))];
+  return [...headers, ...defaults];
 }
 
 /** the response's headers as fetch lists them: one pair per value of a repeated header */
@@ -66,46 +68,7 @@ function headerPairs(headers: IncomingHttpHeaders): [string, string][] {
   return pairs;
 }
 
-/** the body as fetch gives it: decoded when the server compressed it, as fetch does */
-function decoded(body: Readable, encoding: string | undefined): Readable {
-  const codings = (encoding ?? "").toLowerCase().split(",").map((c) => c.trim()).filter((c) => c !== "" && c !== "identity");
-  if (codings.length !== 1) return body;
-  const decoder = codings[0] === "gzip" || codings[0] === "x-gzip" ? createGunzip() : codings[0] === "deflate" ? createInflate() : codings[0] === "br" ? createBrotliDecompress() : undefined;
-  if (!decoder) return body;
-  return pipeline(body, decoder, () => {});
-}
-
-async function readCapped(body: Readable, declared: number): Promise<Uint8Array> {
-  if (declared > MAX_RESPONSE_BYTES) {
-    discard(body);
-    throw new RangeError(`response body is larger than ${MAX_RESPONSE_BYTES} bytes`);
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      total += chunk.byteLength;
-      if (total > MAX_RESPONSE_BYTES) {
-        discard(body);
-        throw new RangeError(`response body is larger than ${MAX_RESPONSE_BYTES} bytes`);
-      }
-      chunks.push(chunk);
-    }
-  } catch (e) {
-    if (e instanceof RangeError) throw e;
-    throw new TypeError("terminated", { cause: e });
-  }
-  return new Uint8Array(Buffer.concat(chunks, total));
-}
-
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
-/** a body nobody reads: closed, and its abort error (undici emits one) kept from the process */
-function discard(body: Readable): Uint8Array {
-  body.on("error", () => {});
-  body.destroy();
-  return new Uint8Array(0);
-}
 
 export async function sandboxFetch(req: SandboxRequest, allow: readonly string[], signal: AbortSignal): Promise<SandboxResponse> {
   let url: URL;
@@ -136,11 +99,12 @@ export async function sandboxFetch(req: SandboxRequest, allow: readonly string[]
     const noBody = method === "HEAD" || res.statusCode === 204 || res.statusCode === 304;
     return {
       status: res.statusCode,
+      // undici's request() doesn't give the reason phrase the server sent: its standard one
       statusText: STATUS_CODES[res.statusCode] ?? "",
       url: url.href,
       redirected: hop > 0,
       headers: headerPairs(res.headers),
-      body: noBody ? discard(res.body) : await readCapped(decoded(res.body, first(res.headers["content-encoding"])), Number(first(res.headers["content-length"]))),
+      body: noBody ? discard(res.body) : await readCapped(decodedBody(res.body, first(res.headers["content-encoding"])), Number(first(res.headers["content-length"]))),
     };
   }
 }
