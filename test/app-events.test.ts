@@ -165,12 +165,14 @@ describe("app events delivered to apphook sources", () => {
     const shop = await account(ada, "shopify", { oauth_access_token: "shpat_fake", shop_id: "fake-shop", webhook_secret: "shpss_secret" });
     const src = await createSource(t, SHOPIFY_SOURCE, { configured_props: { shopify: { authProvisionId: shop.id } } }, ada.key);
     const send = (topic: string, body: unknown, secret = "shpss_secret") => {
-      const raw = JSON.stringify(body);
+      const raw = Buffer.isBuffer(body) ? body : JSON.stringify(body);
       const hmac = createHmac("sha256", secret).update(raw).digest("base64");
       return t.request("POST", pathOf(shop.events_url), { key: null, raw, headers: { "content-type": "application/json", "x-shopify-topic": topic, "x-shopify-hmac-sha256": hmac } });
     };
     assert.equal((await send("customers/data_request", { n: 0 }, "wrong")).status, 401);
     assert.equal((await send("orders/create", { n: 1 })).status, 200);
+    // signed over the bytes as they came, UTF-8 or not
+    assert.equal((await send("orders/create", Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]))).status, 200);
     assert.equal((await send("customers/data_request", { shop_domain: "fake-shop.myshopify.com", customer: { id: 7 } })).status, 200);
     const [got] = await waitEvents(t, src.id, 1, "", 10_000, ada.key);
     assert.deepEqual(got.event, { shop_domain: "fake-shop.myshopify.com", customer: { id: 7 } });
@@ -233,5 +235,22 @@ describe("app events delivered to apphook sources", () => {
     assert.equal(big.status, 413, big.text);
     const noName = await t.request("POST", `/v1/accounts/${adas.id}/events`, { key: ada.key, body: { event: {} } });
     assert.equal(noName.status, 400, noName.text);
+  });
+  it("accounts a node of the previous version made (no events key) have no events_url until edited, then each its own; their URL-less path is 404", async () => {
+    const ada = await t.newUser();
+    const made = await account(ada, "slack", { oauth_access_token: "xoxb-1" });
+    const row = (await t.app.store.accounts.byId(made.id))!;
+    for (const id of ["apn_oldnode1", "apn_oldnode2"]) await t.app.store.accounts.insert({ ...row, id, events_key: null });
+    const listed = await t.request("GET", "/v1/accounts/apn_oldnode1", { key: ada.key });
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.body.data.events_url, null);
+    const urls: string[] = [];
+    for (const id of ["apn_oldnode1", "apn_oldnode2"]) {
+      const renamed = await t.request("PUT", `/v1/accounts/${id}`, { key: ada.key, body: { name: `renamed-${id}` } });
+      assert.equal(renamed.status, 200, renamed.text);
+      urls.push(renamed.body.data.events_url);
+    }
+    assert.ok(urls.every((u) => /\/app-events\/[0-9a-f]{32}$/.test(u)) && urls[0] !== urls[1], urls.join(" "));
+    assert.equal((await t.request("POST", "/app-events/", { key: null, body: messageEvent("x") })).status, 404);
   });
 });

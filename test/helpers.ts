@@ -19,7 +19,8 @@ export interface RequestOptions {
   key?: string | null;
   body?: unknown;
   /** raw payload with no JSON content type added */
-  raw?: string;
+  /** the body as it is sent (bytes that aren't UTF-8 as a Buffer) */
+  raw?: string | Buffer;
   headers?: Record<string, string>;
 }
 
@@ -89,7 +90,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? adminKey : opts.key;
     if (key !== null) headers.authorization = `Bearer ${key}`;
-    let payload: string | undefined = opts.raw;
+    let payload: string | Buffer | undefined = opts.raw;
     if (opts.body !== undefined) {
       payload = JSON.stringify(opts.body);
       headers["content-type"] ??= "application/json";

@@ -56,8 +56,8 @@ export interface paths {
                                 status_reason?: string;
                                 /** @description when its access token expires, if the provider said */
                                 expires_at_ms?: number;
-                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private) */
-                                events_url: string;
+                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private); null for an account made by a node of the previous version, until it is edited or reconnected */
+                                events_url: string | null;
                             };
                         };
                     };
@@ -161,8 +161,8 @@ export interface paths {
                                 status_reason?: string;
                                 /** @description when its access token expires, if the provider said */
                                 expires_at_ms?: number;
-                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private) */
-                                events_url: string;
+                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private); null for an account made by a node of the previous version, until it is edited or reconnected */
+                                events_url: string | null;
                             };
                         };
                     };
@@ -263,8 +263,8 @@ export interface paths {
                                 status_reason?: string;
                                 /** @description when its access token expires, if the provider said */
                                 expires_at_ms?: number;
-                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private) */
-                                events_url: string;
+                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private); null for an account made by a node of the previous version, until it is edited or reconnected */
+                                events_url: string | null;
                             };
                         };
                     };
@@ -552,8 +552,8 @@ export interface paths {
                                 status_reason?: string;
                                 /** @description when its access token expires, if the provider said */
                                 expires_at_ms?: number;
-                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private) */
-                                events_url: string;
+                                /** @description where the app sends its events for the apphook props bound to this account (no API key: keep it private); null for an account made by a node of the previous version, until it is edited or reconnected */
+                                events_url: string | null;
                             }[];
                         };
                     };

@@ -30,7 +30,8 @@ export interface AccountView {
   /** when its access token expires, if the provider said */
   expires_at_ms?: number;
   /** where the app sends its events for the apphook props bound to this account (app-events/) */
-  events_url: string;
+  /** null for an account a node of the previous version made, until it is edited or reconnected */
+  events_url: string | null;
 }
 
 /** sources listed by id in a 409 at most; the rest are counted */
@@ -59,7 +60,7 @@ export class Accounts {
       status: a.status,
       ...(a.status_reason !== null ? { status_reason: a.status_reason } : {}),
       ...(a.expires_at_ms !== null ? { expires_at_ms: a.expires_at_ms } : {}),
-      events_url: appEventsUrl(this.#deps.publicUrl, a.events_key),
+      events_url: a.events_key === null ? null : appEventsUrl(this.#deps.publicUrl, a.events_key),
     };
   }
 
@@ -96,7 +97,7 @@ export class Accounts {
   async update(user: UserRow, id: string, body: unknown): Promise<AccountRow> {
     const current = await this.get(user, id);
     const input = checkAccountInput(body, false);
-    const next: AccountRow = { ...current, updated_at: nowSeconds() };
+    const next: AccountRow = { ...current, updated_at: nowSeconds(), events_key: current.events_key ?? newEndpointKey() };
     if (input.name !== undefined) next.name = input.name;
     if (input.auth !== undefined) {
       next.auth = this.#deps.secrets.seal(JSON.stringify(input.auth));

@@ -215,7 +215,7 @@ export class OAuthConnect {
     if (flow.account_id) {
       const current = await this.#deps.store.accounts.byId(flow.account_id);
       if (!current || current.user_id !== flow.user_id) throw new AppError("not_found", "the account to reconnect was deleted meanwhile");
-      const next = { ...current, ...fresh };
+      const next = { ...current, ...fresh, events_key: current.events_key ?? newEndpointKey() };
       await this.#deps.store.accounts.update(next);
       this.#auth.drop(next.id);
       return next;

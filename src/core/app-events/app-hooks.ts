@@ -21,6 +21,9 @@ import { appKind, type AppEvent } from "./app-kinds.ts";
 /** a hook's event names, or "any": computed by an `eventNames()` the host can't run (see hookNames) */
 type HookNames = string[] | "any";
 
+/** an app-events URL's key as accounts are given them (core/endpoint.ts newEndpointKey) */
+const EVENTS_KEY = /^[0-9a-f]{32}$/i;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
@@ -52,13 +55,13 @@ export class AppHooks {
    * signing secret and the request isn't signed with it; else its events are delivered.
    */
   async receive(key: string, req: IncomingHttp): Promise<HttpResponse> {
-    const account = await this.#deps.store.accounts.byEventsKey(key.toLowerCase());
+    const account = EVENTS_KEY.test(key) ? await this.#deps.store.accounts.byEventsKey(key.toLowerCase()) : undefined;
     if (!account) throw notFound("app-events URL");
     const kind = appKind(account.app);
     const auth = JSON.parse(this.#deps.secrets.open(account.auth)) as Record<string, unknown>;
     const secret = kind.secret(isObject(auth) ? auth : {});
     if (secret !== undefined) {
-      const why = kind.badSignature(req, req.body.toString("utf8"), secret);
+      const why = kind.badSignature(req, req.body, secret);
       if (why) throw new AppError("unauthorized", `the request isn't signed with this account's ${kind.secretField}: ${why}`);
     }
     const reading = kind.read(req);

@@ -22,7 +22,8 @@ export interface AppKind {
   /** the signing secret in the account's auth, if the user put one there */
   secret(auth: Record<string, unknown>): string | undefined;
   /** why a request isn't signed with `secret` (then it is refused), or undefined when it is */
-  badSignature(req: IncomingHttp, body: string, secret: string): string | undefined;
+  /** `body`: the request's bytes as they came (a signature is over the bytes, whatever their encoding) */
+  badSignature(req: IncomingHttp, body: Buffer, secret: string): string | undefined;
   read(req: IncomingHttp): AppReading;
 }
 
@@ -33,7 +34,7 @@ const header = (h: Headers, name: string): string | undefined => {
   const v = h[name];
   return Array.isArray(v) ? v[0] : v;
 };
-const hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text);
+const hmac = (secret: string, ...parts: Array<string | Buffer>) => parts.reduce((h, part) => h.update(part), createHmac("sha256", secret));
 
 /** compared in constant time, so a forger learns nothing from how long a refusal took */
 function same(given: string | undefined, expected: string): boolean {
@@ -47,7 +48,7 @@ const firstSecret = (auth: Record<string, unknown>, fields: string[]) => fields.
 
 /** the hex HMAC-SHA256 of the body, as `sha256=<hex>` in `headerName` (GitHub's scheme) */
 function hexSignature(headerName: string) {
-  return (req: IncomingHttp, body: string, secret: string) =>
+  return (req: IncomingHttp, body: Buffer, secret: string) =>
     same(header(req.headers, headerName), `sha256=${hmac(secret, body).digest("hex")}`) ? undefined : `the ${headerName} header is missing or doesn't match the body`;
 }
 
@@ -66,7 +67,7 @@ const slack: AppKind = {
     const ts = header(req.headers, "x-slack-request-timestamp");
     if (ts === undefined || !/^\d+$/.test(ts)) return "the x-slack-request-timestamp header is missing";
     if (Math.abs(Date.now() / 1000 - Number(ts)) > SLACK_MAX_SKEW_SECONDS) return "the request's timestamp is more than 5 minutes away (a replay?)";
-    const expected = `v0=${hmac(secret, `v0:${ts}:${body}`).digest("hex")}`;
+    const expected = `v0=${hmac(secret, `v0:${ts}:`, body).digest("hex")}`;
     return same(header(req.headers, "x-slack-signature"), expected) ? undefined : "the x-slack-signature header doesn't match the body";
   },
   read(req) {

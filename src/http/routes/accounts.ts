@@ -17,7 +17,7 @@ export const Account = Type.Object({
   status: Type.Union([Type.Literal("ok"), Type.Literal("error")], { description: '"error": its token refresh was refused; runs that use it fail until it is reconnected' }),
   status_reason: Type.Optional(Type.String()),
   expires_at_ms: Type.Optional(Type.Integer({ description: "when its access token expires, if the provider said" })),
-  events_url: Type.String({ description: "where the app sends its events for the apphook props bound to this account (no API key: keep it private)" }),
+  events_url: Type.Union([Type.String(), Type.Null()], { description: "where the app sends its events for the apphook props bound to this account (no API key: keep it private); null for an account made by a node of the previous version, until it is edited or reconnected" }),
 });
 
 const TestEventBody = Type.Object({

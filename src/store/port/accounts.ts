@@ -19,8 +19,11 @@ export interface AccountRow {
   status_reason: string | null;
   /** when its access token expires (OAuth accounts whose provider said so) */
   expires_at_ms: number | null;
-  /** the key of its app-events URL, /app-events/{events_key}: 128 random bits, lower-case hex */
-  events_key: string;
+  /**
+   * the key of its app-events URL, /app-events/{events_key}: 128 random bits, lower-case hex;
+   * null for an account a node of the previous version made, until it is next edited or reconnected
+   */
+  events_key: string | null;
 }
 
 export interface AccountStore {

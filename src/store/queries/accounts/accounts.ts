@@ -19,7 +19,7 @@ function toRow(r: Selectable<AccountsTable>): AccountRow {
     status: r.status === "error" ? "error" : "ok",
     status_reason: r.status_reason,
     expires_at_ms: num(r.expires_at_ms),
-    events_key: r.events_key ?? "",
+    events_key: r.events_key,
   };
 }
 
@@ -36,7 +36,8 @@ function toColumns(a: AccountRow) {
     status: a.status,
     status_reason: a.status_reason,
     expires_at_ms: a.expires_at_ms,
-    events_key: a.events_key,
+    // never written back empty: the column is unique where it is set
+    ...(a.events_key !== null ? { events_key: a.events_key } : {}),
   };
 }
 
