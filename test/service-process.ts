@@ -78,3 +78,13 @@ export function childrenOf(pid: number): number[] {
   }
   return out;
 }
+
+/** a service process's API as its admin: each call's status and parsed body */
+export function adminApi(adminKey: string) {
+  return (url: string, method: string, path: string, body?: unknown) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+}

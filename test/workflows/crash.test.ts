@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { postgresFor } from "../helpers.ts";
-import { childrenOf, startService as start, stopService as stop } from "../service-process.ts";
+import { adminApi, childrenOf, startService as start, stopService as stop } from "../service-process.ts";
 import { openStore } from "../../src/store/store.ts";
 
 // docs/writing-workflows.md, "Runs": a run interrupted by a crash resumes at the first step that had not committed,
@@ -42,12 +42,7 @@ test("kill -9 with runs suspended and mid-step: every run completes, no committe
   const code = (body: string) => `export default { async run({ steps, $ }) { ${body} } };`;
   let service = await start(env);
   try {
-    const api = (url: string, method: string, path: string, body?: unknown) =>
-      fetch(`${url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const api = adminApi(adminKey);
     const created = await api(service.url, "POST", "/v1/workflows", {
       name: "crash",
       trigger: { type: "http" },
@@ -137,12 +132,7 @@ test("kill -9 of the runner with 50 runs in flight: every run completes, no step
   const code = (body: string) => `export default { async run({ steps, $ }) { ${body} } };`;
   const service = await start(env);
   try {
-    const api = (method: string, path: string, body?: unknown) =>
-      fetch(`${service.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const api = (method: string, path: string, body?: unknown) => adminApi(adminKey)(service.url, method, path, body);
     const created = await api("POST", "/v1/workflows", {
       name: "runner-kill",
       trigger: { type: "http" },

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { countingServer, postgresFor } from "../helpers.ts";
-import { startService as start, stopService as stop } from "../service-process.ts";
+import { countingServer, postgresFor, waitFor } from "../helpers.ts";
+import { adminApi, startService as start, stopService as stop } from "../service-process.ts";
 
 // docs/writing-workflows.md, "Fixing a failed run": a retry is a run like any other, durable and
 // exactly-once per step. A run fails at step 2 of 3 (its step 1 sent a request to a local
@@ -28,19 +28,8 @@ test("kill -9 while a retried step is in flight: the retry succeeds after a rest
     { name: "c", code: code("return steps.a.$return_value + steps.b.$return_value;") },
   ];
   let service = await start(env);
-  const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${service.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-  const until = async <T>(what: string, check: () => Promise<T | undefined>, ms = 30_000): Promise<T> => {
-    for (const deadline = Date.now() + ms; ; await new Promise((r) => setTimeout(r, 50))) {
-      const got = await check();
-      if (got !== undefined) return got;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    }
-  };
+  const api = (method: string, path: string, body?: unknown) => adminApi(adminKey)(service.url, method, path, body);
+  const until = <T>(what: string, check: () => Promise<T | undefined>) => waitFor(check, 30_000, what);
   const ended = (id: string) =>
     until(`run ${id} to end`, async () => {
       const run = (await api("GET", `/v1/runs/${id}`)).body.data;
