@@ -2,14 +2,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundle } from "../src/cli/commands/deploy.ts";
 import { call, poll, startService, type Service } from "./probe/service.ts";
-import { fakeAuth, firstRequest, plausibleValue, slackEnvelope, type PropInfo } from "./probe/plausible.ts";
+import { firstRequest, slackEnvelope, type PropInfo } from "./probe/plausible.ts";
+import { errorText, prepare, withOptionalRetry } from "./probe/prepare.ts";
+import { actionFiles, probeAction } from "./probe/actions.ts";
 import { classify, type Outcome } from "./probe/outcome.ts";
 
 // The Pipedream probe: how many of the sources Pipedream publishes on npm run here.
 //
-//   node scripts/pipedream-probe.ts [--only=slack,shopify] [--concurrency=3]
+//   node scripts/pipedream-probe.ts [--only=slack,shopify] [--concurrency=3] [--actions]
 //
 // Installs the 23 `@pipedream/*` packages that hold sources (141 sources) from the npm registry
 // into a temp folder, starts the service (src/main.ts) on a temp data dir, and deploys every
@@ -25,19 +26,26 @@ import { classify, type Outcome } from "./probe/outcome.ts";
 // the table (scripts/probe/outcome.ts): an error whose run logged the network error, an error a
 // component makes of the network error it caught (listed per package, each read in its code), and
 // a timeout of a client that retries an unreachable API (@slack/web-api, apify-client). A source
-// refused before it calls out is deployed once more with its optional props filled in too (some
-// need one of two optional props). Each source runs as a user of its own, so the day's invocation
+// that fails before it calls out is deployed once more with its optional props filled in too
+// (some need one of two optional props). Each source runs as a user of its own, so the day's invocation
 // count tells when its run has ended.
 //
 // The service must reach the registry: here registry.npmjs.org resolves to 203.0.113.80, which
 // the address guard refuses, so TRIBUTARY_FETCH_ALLOW defaults to registry.npmjs.org:443 (the
 // guard matches the host:port as the URL names it) and 203.0.113.80:443 (set
 // PROBE_FETCH_ALLOW to change it). Not a test: it needs the registry and takes ~15 minutes.
+//
+// --actions probes actions instead: the first three of each of the 27 packages that hold actions,
+// each as the one step of a workflow, run once (scripts/probe/actions.ts).
 
+/** the packages that hold sources */
 export const PACKAGES = [
   "apify", "aws", "brex", "calendly_v2", "clio", "docusign", "gitlab", "google_drive", "launchdarkly", "linear_app", "microsoft_outlook",
   "monday", "mysql", "notion", "pipedream", "postgresql", "procore", "quickbooks", "ramp", "sftp", "shopify", "slack", "youtube_data_api",
 ];
+
+/** the packages that hold actions: those, and four without sources */
+const ACTION_PACKAGES = [...PACKAGES, "canva", "helper_functions", "linkedin", "notiff_io"].sort();
 
 interface Probed {
   pkg: string;
@@ -50,14 +58,20 @@ function arg(name: string): string | undefined {
 }
 
 /** npm installs the packages into a temp folder; their sources: sources/<dir>/<dir>.mjs, not common/ */
-function installPackages(packages: string[]): { dir: string; files: { pkg: string; file: string }[] } {
+/** npm installs the packages into a temp folder: its node_modules */
+function installPackages(packages: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), "pipedream-probe-"));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "probe", private: true }));
   process.stdout.write(`installing ${packages.length} packages into ${dir}...\n`);
   execFileSync("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", ...packages.map((p) => `@pipedream/${p}`)], { cwd: dir, stdio: "ignore" });
+  return join(dir, "node_modules");
+}
+
+/** the packages' sources: sources/<dir>/<dir>.mjs, but common/ */
+function sourceFiles(modules: string, packages: string[]): { pkg: string; file: string }[] {
   const files: { pkg: string; file: string }[] = [];
   for (const pkg of packages) {
-    const root = join(dir, "node_modules", "@pipedream", pkg, "sources");
+    const root = join(modules, "@pipedream", pkg, "sources");
     if (!existsSync(root)) continue;
     for (const d of readdirSync(root).sort()) {
       if (d === "common") continue;
@@ -65,59 +79,19 @@ function installPackages(packages: string[]): { dir: string; files: { pkg: strin
       if (file) files.push({ pkg, file });
     }
   }
-  return { dir, files };
+  return files;
 }
 
-/**
- * One source, deployed with its required props only; when that fails before it calls out, once
- * more with its optional props filled in too (a component may need one of two optional props).
- */
 async function probeSource(service: Service, pkg: string, file: string, n: number): Promise<Outcome> {
-  const first = await probeOne(service, pkg, file, `${n}`, false);
-  if (first.kind !== "failed" || !["deploy", "props"].includes(first.phase)) return first;
-  const second = await probeOne(service, pkg, file, `${n}b`, true);
-  return second.kind === "failed" ? first : { ...second, detail: `${second.detail} (with its optional props)` };
+  return withOptionalRetry((suffix, optionalToo) => probeOne(service, pkg, file, `${n}${suffix}`, optionalToo));
 }
 
 async function probeOne(service: Service, pkg: string, file: string, n: string, optionalToo: boolean): Promise<Outcome> {
-  const admin = service.adminKey;
-  const made = await call(service, "POST", "/v1/users", admin, { username: `probe${n}`, email: `probe${n}@example.com` });
-  if (made.status !== 200) throw new Error(`making a user failed: ${JSON.stringify(made.body)}`);
-  const key: string = made.body.data.api_key;
-  let code: string;
-  try {
-    code = await bundle(file);
-  } catch (e) {
-    return { kind: "failed", phase: "bundle", detail: (e as Error).message };
-  }
-  const saved = await call(service, "POST", "/v1/components", key, { component_code: code });
-  if (saved.status !== 200) return { kind: "failed", phase: "save", detail: saved.body?.error?.message ?? JSON.stringify(saved.body) };
-  const props: PropInfo[] = saved.body.data.configurable_props;
-  const accounts = new Map<string, { id: string; events_url: string }>();
-  for (const p of props) {
-    if (p.type !== "app" || !p.app || accounts.has(p.app)) continue;
-    const a = await call(service, "POST", "/v1/accounts", key, { app: p.app, auth: fakeAuth(p.app) });
-    accounts.set(p.app, a.body.data);
-  }
-  const configured: Record<string, unknown> = {};
-  const fill = (list: PropInfo[]) => {
-    for (const p of list) {
-      const v = Object.hasOwn(configured, p.name) ? undefined : plausibleValue(p, (app) => accounts.get(app)?.id, optionalToo);
-      if (v !== undefined) configured[p.name] = v;
-    }
-  };
-  fill(props);
-  // additionalProps(): the props it adds for these values, as the props form asks (twice: an added prop may add more)
-  for (let round = 0; round < 2 && props.some((p) => (p as { reloadProps?: boolean }).reloadProps); round++) {
-    const reloaded = await call(service, "POST", `/v1/components/${saved.body.data.id}/props/reload`, key, { configured_props: configured });
-    if (reloaded.status !== 200) return classify(pkg, code, "props", reloaded.body?.error?.message ?? JSON.stringify(reloaded.body), []);
-    fill(reloaded.body.data.configurable_props);
-  }
-  const created = await call(service, "POST", "/v1/sources/", key, { component_id: saved.body.data.id, configured_props: configured });
-  if (created.status !== 200) {
-    const problems = (created.body?.error?.details ?? []).map((d: { field: string; message: string }) => `${d.field} ${d.message}`);
-    return classify(pkg, code, "deploy", [created.body?.error?.message ?? JSON.stringify(created.body), ...problems].join(": "), []);
-  }
+  const prepared = await prepare(service, pkg, { file }, n, optionalToo);
+  if ("kind" in prepared) return prepared;
+  const { key, code, props, accounts } = prepared;
+  const created = await call(service, "POST", "/v1/sources/", key, { component_id: prepared.componentId, configured_props: prepared.configured });
+  if (created.status !== 200) return classify(pkg, code, "deploy", errorText(created.body), []);
   const source = created.body.data;
   const before = (await call(service, "GET", "/v1/users/me", key)).body.data.daily_invocations_used as number;
   const triggered = await trigger(service, pkg, key, props, source, accounts);
@@ -163,7 +137,10 @@ async function events(service: Service, key: string, id: string, name: string): 
 async function main(): Promise<void> {
   const only = arg("only")?.split(",");
   const concurrency = Number(arg("concurrency") ?? 3);
-  const { files } = installPackages(only ?? PACKAGES);
+  const actions = process.argv.includes("--actions");
+  const packages = only ?? (actions ? ACTION_PACKAGES : PACKAGES);
+  const modules = installPackages(packages);
+  const files = actions ? actionFiles(modules, packages) : sourceFiles(modules, packages);
   const service = await startService({ TRIBUTARY_FETCH_ALLOW: process.env.PROBE_FETCH_ALLOW ?? "registry.npmjs.org:443,203.0.113.80:443" });
   const results: Probed[] = [];
   let next = 0;
@@ -174,7 +151,7 @@ async function main(): Promise<void> {
       const source = file.split("/").at(-2)!;
       let outcome: Outcome;
       try {
-        outcome = await probeSource(service, pkg, file, i);
+        outcome = await (actions ? probeAction : probeSource)(service, pkg, file, i);
       } catch (e) {
         outcome = { kind: "failed", phase: "probe", detail: String((e as Error).message ?? e) };
       }
@@ -187,16 +164,16 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
   }
-  report(results);
+  report(results, actions ? "action" : "source");
 }
 
-function report(results: Probed[]): void {
+function report(results: Probed[], what: string): void {
   results.sort((a, b) => `${a.pkg}/${a.source}`.localeCompare(`${b.pkg}/${b.source}`));
-  process.stdout.write("\n| package | source | outcome | phase | detail |\n|---|---|---|---|---|\n");
+  process.stdout.write(`\n| package | ${what} | outcome | phase | detail |\n|---|---|---|---|---|\n`);
   for (const r of results) process.stdout.write(`| ${r.pkg} | ${r.source} | ${r.outcome.kind} | ${r.outcome.phase} | ${r.outcome.detail.replaceAll("|", "\\|").replaceAll("\n", " ").slice(0, 200)} |\n`);
   const count = (k: Outcome["kind"]) => results.filter((r) => r.outcome.kind === k).length;
   const ok = count("reached") + count("ran");
-  process.stdout.write(`\n${results.length} sources: ${count("reached")} reached their first outbound call, ${count("ran")} ran to their result, ${count("failed")} failed: ${ok} of ${results.length} run\n`);
+  process.stdout.write(`\n${results.length} ${what}s: ${count("reached")} reached their first outbound call, ${count("ran")} ran to their result, ${count("failed")} failed: ${ok} of ${results.length} run\n`);
 }
 
 if (import.meta.main) await main();

@@ -27,12 +27,12 @@ const HIDDEN: Record<string, RegExp> = {
 
 /**
  * Clients that retry an unreachable API past the invocation's 30 s, so the hook or run ends in a
- * TimeoutError instead of the network error (with the API reachable they answer at once).
+ * timeout instead of the network error (with the API reachable they answer at once).
  */
-const RETRYING = [/from\s*"@slack\/web-api"/, /from\s*"apify-client"/];
+const RETRYING = ['"@slack/web-api"', '"apify-client"'];
 
 /**
- * An error in `phase` of a source of `pkg` (its bundled `code`): a network error is the first
+ * An error in `phase` of a component of `pkg` (`code`: its bundle, or its package.json): a network error is the first
  * outbound call reached. So is another error when the run's console shows the network error, one
  * of HIDDEN, and a timeout of a RETRYING client.
  */
@@ -42,6 +42,6 @@ export function classify(pkg: string, code: string, phase: string, message: stri
   const logged = logs.find((l) => NETWORK.test(l));
   if (logged) return { kind: "reached", phase, detail: `${detail} (its console: ${logged.slice(0, 120)})` };
   if (HIDDEN[pkg]?.test(message)) return { kind: "reached", phase, detail: `${detail} (the network error, as the component reports it)` };
-  if (/TimeoutError/.test(message) && RETRYING.some((r) => r.test(code))) return { kind: "reached", phase, detail: `${detail} (its client retries the unreachable API)` };
+  if (/TimeoutError|did not answer within/.test(message) && RETRYING.some((name) => code.includes(name))) return { kind: "reached", phase, detail: `${detail} (its client retries the unreachable API)` };
   return { kind: "failed", phase, detail };
 }

@@ -50,6 +50,7 @@ const optionValue = (o: unknown) => (typeof o === "object" && o !== null && "val
 function plausibleString(name: string): string {
   const n = name.toLowerCase();
   if (n.includes("url") || n.includes("endpoint")) return "https://app.example.com/probe";
+  if (n.includes("path") || n.includes("file")) return "https://app.example.com/probe.jsonl";
   if (n.includes("email")) return "probe@example.com";
   if (n.includes("date") || n.includes("time")) return "2026-01-01T00:00:00Z";
   if (n.endsWith("id") || n.endsWith("ids") || n.includes("channel") || n.includes("conversation")) return "C0PROBE1";
@@ -87,6 +88,8 @@ export function plausibleValue(p: PropInfo, account: (app: string) => string | u
       return { probe: "probe" };
     case "any":
       return "probe";
+    case "sql":
+      return { query: "SELECT 1", params: [] };
     case "http_request":
       return { url: "https://app.example.com/probe", method: "GET" };
     default:
