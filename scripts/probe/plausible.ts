@@ -88,6 +88,9 @@ export function plausibleValue(p: PropInfo, account: (app: string) => string | u
       return { probe: "probe" };
     case "any":
       return "probe";
+    case "dir":
+      // Pipedream's synced /tmp folder: nothing stands behind it here, any value is taken
+      return {};
     case "sql":
       return { query: "SELECT 1", params: [] };
     case "http_request":
