@@ -211,7 +211,7 @@ describe("app events delivered to apphook sources", () => {
     assert.equal((await eventsOf(t, src.id, "", ada.key)).length, 1, "issues is not an event it takes");
   });
 
-  it("another user's sources and accounts are unaffected; unknown URLs and accounts are 404; bodies are bounded", async () => {
+  it("another user's sources and accounts are unaffected; unknown URLs and accounts are 404; bodies are bounded; the URL can be replaced", async () => {
     const ada = await t.newUser();
     const bob = await t.newUser();
     const adas = await account(ada, "slack", { oauth_access_token: "xoxb-ada" });
@@ -235,6 +235,16 @@ describe("app events delivered to apphook sources", () => {
     assert.equal(big.status, 413, big.text);
     const noName = await t.request("POST", `/v1/accounts/${adas.id}/events`, { key: ada.key, body: { event: {} } });
     assert.equal(noName.status, 400, noName.text);
+
+    // a leaked URL is replaced: the old one is gone, the new one delivers
+    assert.equal((await t.request("POST", `/v1/accounts/${adas.id}/events_url`, { key: bob.key })).status, 404);
+    const rotated = await t.request("POST", `/v1/accounts/${adas.id}/events_url`, { key: ada.key });
+    assert.equal(rotated.status, 200, rotated.text);
+    assert.notEqual(rotated.body.data.events_url, adas.events_url);
+    assert.equal((await t.request("POST", pathOf(adas.events_url), { key: null, body: messageEvent("old-url") })).status, 404);
+    assert.equal((await t.request("POST", pathOf(rotated.body.data.events_url), { key: null, body: messageEvent("new-url") })).status, 200);
+    await waitEvents(t, adaSrc.id, 2, "", 10_000, ada.key);
+    assert.deepEqual((await eventsOf(t, adaSrc.id, "", ada.key)).map((e) => e.event.text), ["new-url", "for-ada"]);
   });
   it("accounts a node of the previous version made (no events key) have no events_url until edited, then each its own; their URL-less path is 404", async () => {
     const ada = await t.newUser();

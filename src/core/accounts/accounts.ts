@@ -110,6 +110,13 @@ export class Accounts {
     return next;
   }
 
+  /** A new app-events URL: the old one answers 404 from now on (it leaked, say). */
+  async rotateEventsUrl(user: UserRow, id: string): Promise<AccountRow> {
+    const next: AccountRow = { ...(await this.get(user, id)), events_key: newEndpointKey(), updated_at: nowSeconds() };
+    await this.#deps.store.accounts.update(next);
+    return next;
+  }
+
   /** Refused with 409 while a source uses the account: its runs would lose their credentials. */
   async delete(user: UserRow, id: string): Promise<void> {
     await this.get(user, id);

@@ -69,6 +69,12 @@ export function accountRoutes(core: Core): FastifyPluginAsyncTypebox {
     );
 
     app.post(
+      "/accounts/:id/events_url",
+      { schema: { tags, summary: "A new events_url for the account; the old one stops working", params: IdParams, response: withErrors({ 200: data(Account) }) } },
+      async (req) => ({ data: view(await accounts.rotateEventsUrl(req.user, req.params.id)) }),
+    );
+
+    app.post(
       "/accounts/:id/events",
       { schema: { tags, params: IdParams, body: TestEventBody, response: withErrors({ 200: data(Delivered) }) } },
       async (req) => ({ data: await core.appHooks.test(req.user, req.params.id, req.body) }),
