@@ -145,10 +145,18 @@ describe("app events delivered to apphook sources", () => {
       assert.equal(res.status, 200, res.text);
       return (res.body.data.delivered as string[]).sort();
     };
-    // a computed eventNames() the service can't run takes every event of its account
+    // a computed eventNames() is run in the sandbox with the source's props: the fixture's gives
+    // the channels configured, else ["message"]
+    const inC2 = await createSource(t, SLACK_SOURCE, { configured_props: { slack: { authProvisionId: slack.id }, conversations: ["C2"] } }, ada.key);
     assert.deepEqual(await deliver("message"), [any.id].sort());
-    assert.deepEqual(await deliver("reaction_added"), [any.id, reactions.id].sort());
-    assert.deepEqual(await deliver("C1"), [any.id, inC1.id].sort());
+    assert.deepEqual(await deliver("reaction_added"), [reactions.id].sort());
+    assert.deepEqual(await deliver("C1"), [inC1.id].sort());
+    assert.deepEqual(await deliver("C2"), [inC2.id].sort());
+    // its configuration changed: asked again
+    const moved = await t.request("PUT", `/v1/sources/${inC2.id}`, { key: ada.key, body: { configured_props: { slack: { authProvisionId: slack.id }, conversations: ["C3"] } } });
+    assert.equal(moved.status, 200, moved.text);
+    assert.deepEqual(await deliver("C2"), []);
+    assert.deepEqual(await deliver("C3"), [inC2.id].sort());
 
     // through the events URL: a message in C1 goes by "message", "message.channel" and "C1"
     const res = await t.request("POST", pathOf(slack.events_url), { key: null, body: messageEvent("in-c1") });

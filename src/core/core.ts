@@ -64,7 +64,7 @@ export class Core {
     });
     this.webhooks = new Webhooks(deps, this.runtime);
     this.accounts = new Accounts(deps, this.runtime.accountAuth, this.components);
-    this.appHooks = new AppHooks(deps, this.components, this.accounts, this.runtime);
+    this.appHooks = new AppHooks(deps, this.components, this.accounts, this.runtime, this.dynamicProps);
     this.oauthApps = new OAuthApps(deps);
     this.oauthConnect = new OAuthConnect(deps, this.oauthApps, this.runtime.accountAuth, (err, what) => this.runtime.log(err, what));
     this.envVars = new EnvVars(deps, this.runtime.env, (userId) => this.runtime.changed(userId));

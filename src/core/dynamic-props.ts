@@ -2,7 +2,7 @@ import type { CoreDeps } from "./deps.ts";
 import type { Components } from "./components.ts";
 import type { AccountAuth } from "./accounts/account-auth.ts";
 import type { EnvSnapshots } from "./env-vars/env-snapshots.ts";
-import type { ComponentRow, UserRow } from "../store/port.ts";
+import type { ComponentRow, SourceRow, UserRow } from "../store/port.ts";
 import type { ComponentMeta, PropDefinition } from "../runtime/types.ts";
 import type { InvocationKind, InvokeResult } from "../runtime/protocol.ts";
 import { AppError, invalid, notFound } from "../lib/errors.ts";
@@ -84,6 +84,21 @@ export class DynamicProps {
     const values = await this.#configured(user, component, configured, sourceId);
     const source = typeof sourceId === "string" ? await this.#deps.store.sources.byId(sourceId) : undefined;
     return { component, props: await this.#union(user, component, values, addedOf(source?.props)) };
+  }
+
+  /**
+   * The event names apphook prop `prop` of `source` takes, from its computed `eventNames()` run
+   * with the source's props (core/app-events/app-hooks.ts asks, once per configuration).
+   */
+  async eventNames(user: UserRow, source: SourceRow, prop: string): Promise<string[]> {
+    const component = await this.#components.get(user, source.component_id);
+    const configured = this.#opened(withAdded(component.meta, source.props), source.props);
+    const body = await this.#ask(user, component, "eventNames", { prop }, configured, `eventNames() of prop "${prop}"`);
+    const names = isObject(body) ? body.eventNames : undefined;
+    if (!Array.isArray(names) || !names.every((n) => typeof n === "string" && n.length <= 200)) {
+      throw new AppError("invalid_component", `eventNames() of prop "${prop}" gave no list of names the service could read`);
+    }
+    return names as string[];
   }
 
   /**

@@ -11,8 +11,11 @@ export interface AnalyzeRequest {
   memoryMb: number;
 }
 
-/** "options" and "reload": a props form's questions (docs/writing-components.md, Dynamic props), answered as the response */
-export type InvocationKind = "run" | "deploy" | "activate" | "deactivate" | "options" | "reload";
+/**
+ * "options" and "reload": a props form's questions (docs/writing-components.md, Dynamic props);
+ * "eventNames": an apphook prop's computed eventNames() (App hooks). Each answered as the response.
+ */
+export type InvocationKind = "run" | "deploy" | "activate" | "deactivate" | "options" | "reload" | "eventNames";
 
 export interface InvokeLimits {
   /** wall clock for the whole invocation, async waits included (docs/writing-components.md, Limits) */

@@ -6,6 +6,7 @@ import { AppError, invalid, notFound } from "../../lib/errors.ts";
 import type { Components } from "../components.ts";
 import type { Accounts } from "../accounts/accounts.ts";
 import type { SourceRuntime } from "../runtime/source-runtime.ts";
+import type { DynamicProps } from "../dynamic-props.ts";
 import { accountIdOf } from "../accounts/account-refs.ts";
 import { withAdded } from "../added-props.ts";
 import { APPHOOK } from "../props.ts";
@@ -18,8 +19,11 @@ import { appKind, type AppEvent } from "./app-kinds.ts";
 // among the event's. Each run is accepted the way an HTTP endpoint's request is (Ingress.enqueue:
 // durable in the inbox, run when there is room), so an app's event is no different from a request.
 
-/** a hook's event names, or "any": computed by an `eventNames()` the host can't run (see hookNames) */
+/** a hook's event names, or "any": every event of its account (no names, or eventNames() failed) */
 type HookNames = string[] | "any";
+
+/** computed eventNames() answers kept, by source and configuration; past it the oldest go */
+const MAX_COMPUTED = 10_000;
 
 /** an app-events URL's key as accounts are given them (core/endpoint.ts newEndpointKey) */
 const EVENTS_KEY = /^[0-9a-f]{32}$/i;
@@ -27,14 +31,23 @@ const EVENTS_KEY = /^[0-9a-f]{32}$/i;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * The names a source's apphook prop `p` takes: the ones configured for it (a list of names as the
- * prop's value), else its fixed `eventNames`, else "any" (an `eventNames()` function, which only the
- * sandbox could run: such a hook gets every event of its account until given names).
+ * The names a source's apphook prop `p` takes without the sandbox: the ones configured for it (a
+ * list of names as the prop's value), else its fixed `eventNames`; undefined when they are
+ * computed by an `eventNames()` function, which the sandbox runs (AppHooks.#computed).
  */
-function hookNames(p: PropDefinition, stored: Record<string, unknown>): HookNames {
+function fixedNames(p: PropDefinition, stored: Record<string, unknown>): string[] | undefined {
   const configured = Object.hasOwn(stored, p.name) ? stored[p.name] : undefined;
   if (Array.isArray(configured)) return configured as string[];
-  return p.eventNames ?? "any";
+  return p.eventNames;
+}
+
+/** the source's apphook props bound to the account */
+function boundHooks(props: PropDefinition[], s: SourceRow, accountId: string): PropDefinition[] {
+  return props.filter((p) => {
+    if (p.type !== APPHOOK || p.appProp === undefined) return false;
+    const app = props.find((a) => a.name === p.appProp && a.type === "app");
+    return app !== undefined && accountIdOf(Object.hasOwn(s.props, app.name) ? s.props[app.name] : undefined) === accountId;
+  });
 }
 
 export class AppHooks {
@@ -42,12 +55,16 @@ export class AppHooks {
   readonly #components: Components;
   readonly #accounts: Accounts;
   readonly #rt: SourceRuntime;
+  readonly #dynamic: DynamicProps;
+  /** computed eventNames() by source, prop and the props they were computed with */
+  readonly #computedNames = new Map<string, Promise<HookNames>>();
 
-  constructor(deps: CoreDeps, components: Components, accounts: Accounts, runtime: SourceRuntime) {
+  constructor(deps: CoreDeps, components: Components, accounts: Accounts, runtime: SourceRuntime, dynamic: DynamicProps) {
     this.#deps = deps;
     this.#components = components;
     this.#accounts = accounts;
     this.#rt = runtime;
+    this.#dynamic = dynamic;
   }
 
   /**
@@ -110,19 +127,42 @@ export class AppHooks {
     for (const s of sources.reverse()) {
       if (!s.active) continue;
       const meta = await this.#components.meta(s.component_id);
-      if (meta && takes(withAdded(meta, s.props).props, s, account.id, names)) out.push(s.id);
+      if (!meta) continue;
+      for (const hook of boundHooks(withAdded(meta, s.props).props, s, account.id)) {
+        const taken = fixedNames(hook, s.props) ?? (await this.#computed(s, hook.name));
+        if (taken === "any" || taken.some((n) => names.includes(n))) {
+          out.push(s.id);
+          break;
+        }
+      }
     }
     return out;
   }
-}
 
-/** whether one of the source's apphook props is bound to the account and takes one of `names` */
-function takes(props: PropDefinition[], s: SourceRow, accountId: string, names: string[]): boolean {
-  return props.some((p) => {
-    if (p.type !== APPHOOK || p.appProp === undefined) return false;
-    const app = props.find((a) => a.name === p.appProp && a.type === "app");
-    if (!app || accountIdOf(Object.hasOwn(s.props, app.name) ? s.props[app.name] : undefined) !== accountId) return false;
-    const hook = hookNames(p, s.props);
-    return hook === "any" || hook.some((n) => names.includes(n));
-  });
+  /**
+   * An apphook's `eventNames()` as the component computes it from the source's props (Slack's
+   * sources: the channels configured), asked of the sandbox once per configuration. When it fails
+   * (it calls an API that can't be reached...), the hook takes every event, logged.
+   */
+  #computed(s: SourceRow, prop: string): Promise<HookNames> {
+    const key = `${s.id}\u0000${prop}\u0000${s.component_id}\u0000${JSON.stringify(s.props)}`;
+    let names = this.#computedNames.get(key);
+    if (!names) {
+      if (this.#computedNames.size >= MAX_COMPUTED) this.#computedNames.delete(this.#computedNames.keys().next().value!);
+      names = this.#ask(s, prop);
+      this.#computedNames.set(key, names);
+    }
+    return names;
+  }
+
+  async #ask(s: SourceRow, prop: string): Promise<HookNames> {
+    try {
+      const user = await this.#deps.store.users.byId(s.user_id);
+      if (!user) return "any";
+      return await this.#dynamic.eventNames(user, s, prop);
+    } catch (e) {
+      this.#rt.log(e, `eventNames() of ${s.id}'s prop "${prop}" failed: it takes every event of its account`);
+      return "any";
+    }
+  }
 }

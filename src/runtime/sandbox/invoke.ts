@@ -116,7 +116,7 @@ function check(req: InvokeRequest): void {
     typeof req.sourceId === "string" &&
     (req.orderKey === undefined || typeof req.orderKey === "string") &&
     typeof req.codeHash === "string" &&
-    ["run", "deploy", "activate", "deactivate", "options", "reload"].includes(req.kind) &&
+    ["run", "deploy", "activate", "deactivate", "options", "reload", "eventNames"].includes(req.kind) &&
     (req.eventJson === undefined || typeof req.eventJson === "string") &&
     (req.envVersion === undefined || typeof req.envVersion === "string") &&
     (req.warmOnly === undefined || typeof req.warmOnly === "boolean") &&

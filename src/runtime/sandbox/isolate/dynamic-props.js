@@ -161,7 +161,25 @@ async function reload(component, self, args) {
   answer({ props, statics: changed });
 }
 
-/** Runs a props form's question for `kind` ("options" or "reload"); the answer is the response. */
+const MAX_EVENT_NAMES = 1000;
+
+/**
+ * The event names of apphook prop `args.prop`: its `eventNames()` run with `this` as a run sees
+ * it (Slack's sources name the channels configured), or its list as it is.
+ */
+async function eventNames(component, self, args) {
+  const def = await findDef(component, self, String(isObject(args) ? args.prop : ""), undefined);
+  if (!isObject(def)) throw new TypeError("the prop is not an apphook");
+  const names = typeof def.eventNames === "function" ? await apply(def.eventNames, self, []) : def.eventNames;
+  if (!isArray(names) || names.length > MAX_EVENT_NAMES || !names.every((n) => typeof n === "string")) {
+    throw new TypeError(`eventNames() must give an array of at most ${MAX_EVENT_NAMES} strings`);
+  }
+  answer({ eventNames: names });
+}
+
+/** Runs a props form's question for `kind` ("options", "reload" or "eventNames"); the answer is the response. */
 export function propsQuestion(component, kind, args, self) {
-  return kind === "options" ? options(component, self, isObject(args) ? args : {}) : reload(component, self, args);
+  if (kind === "options") return options(component, self, isObject(args) ? args : {});
+  if (kind === "eventNames") return eventNames(component, self, args);
+  return reload(component, self, args);
 }

@@ -126,7 +126,7 @@ function buildThis(component, props, limits, outbox) {
 async function start(component, kind, event, props, limits, outbox) {
   const self = buildThis(component, props, limits, outbox);
   // a props form's question (dynamic-props.js): the event is its arguments
-  if (kind === "options" || kind === "reload") return propsQuestion(component, kind, event, self);
+  if (kind === "options" || kind === "reload" || kind === "eventNames") return propsQuestion(component, kind, event, self);
   if (kind === "run") {
     // a workflow builds each step's `this` from its own props (workflow.js)
     if (component.type === "workflow") await component.run.call(self, event, props);
