@@ -99,8 +99,10 @@ const PACKAGES: FixturePackage[] = [
       "undeclared_app.app.mjs": `export default { type: "app", app: "undeclared_app" };`,
       "actions/pad/pad.mjs": `import pad from "pad-it";
         import { hello } from "@fixture/scoped";
+        import axios from "axios";
+        import { axios as platformAxios } from "@pipedream/platform";
         export default { key: "undeclared_app-pad", name: "Pad", type: "action", version: "0.0.1", props: {},
-          async run() { return pad("x") + " " + hello(); } };`,
+          async run() { return pad("x") + " " + hello() + " " + typeof axios.get + " " + typeof platformAxios; } };`,
     },
   },
   // the same import in any other package is that package's bug, as in Node
@@ -230,7 +232,7 @@ describe("npm packages in components", () => {
   it("packages one of Pipedream's component packages imports without declaring them are installed for it; in another package such an import fails the save", async () => {
     const got = await runOnce(t, `import pad from "@pipedream/undeclared_app/actions/pad/pad.mjs";
       export default { async run() { this.$emit(await pad.run.call(this, { $: {} })); } }`);
-    assert.equal(got, "v2:x scoped", "pad-it's latest and @fixture/scoped, neither declared by the package");
+    assert.equal(got, "v2:x scoped function function", "pad-it's latest and @fixture/scoped, neither declared by the package; axios and @pipedream/platform the sandbox's own");
     const refused = await t.request("POST", "/v1/components", { body: { component_code: `import pad from "undeclared-other"; export default { run() { this.$emit(pad("y")); } }` } });
     assert.equal(refused.status, 422);
     assert.match(refused.body.error.message, /cannot import "pad-it" \(undeclared-other\/index\.mjs:1:16\): it is not installed/);

@@ -221,7 +221,10 @@ export class Bundler {
           // a package one of Pipedream's imports without declaring it: the one installed beside
           // the component's own (else noted, to be installed)
           const spec = parse(args.path);
-          if ("errors" in spec || spec.kind !== "package") return undefined;
+          if ("errors" in spec) return undefined;
+          // one the sandbox provides (axios, @pipedream/platform): that one, as in a component's own code
+          if (spec.kind === "provided") return { path: spec.name, external: true };
+          if (spec.kind !== "package") return undefined;
           const dir = resolveDirs.get(spec.name);
           if (dir) return resolveInTree(b, confinement, args, spec.name + spec.subpath, dir);
           undeclared.add(spec.name);
