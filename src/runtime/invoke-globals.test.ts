@@ -150,13 +150,18 @@ describe("invoke: sandbox globals and provided modules", () => {
         const get = await axios.get(base + "/json", { params: { a: 1, b: "x y" } });
         const post = await axios.create({ baseURL: base }).post("/json", { k: "v" });
         let failed; try { await axios({ url: base + "/missing" }); } catch (e) { failed = { is: e.isAxiosError, status: e.response.status, data: e.response.data }; }
-        this.$emit({ get: get.data.url, status: get.status, h: get.headers["x-test"], post: post.data, failed });
+        // data goes with a DELETE and a GET too, as Node's axios sends it (and fetch takes a GET's body here)
+        const del = await axios.delete(base + "/json", { data: { d: 1 } });
+        const getBody = await axios({ method: "get", url: base + "/json", data: { g: 1 } });
+        const fetched = await (await fetch(base + "/json", { method: "GET", body: "b" })).json();
+        this.$emit({ get: get.data.url, status: get.status, h: get.headers["x-test"], post: post.data, failed, del: del.data.body, getBody: getBody.data.body, fetched: fetched.body });
       } }`, { event: origin, fetchAllow: allow });
     assert.equal(r.error, undefined, r.error?.message);
     assert.deepEqual(events(r)[0], {
       get: "/json?a=1&b=x+y", status: 200, h: "yes",
       post: { method: "POST", url: "/json", body: '{"k":"v"}', type: "application/json" },
       failed: { is: true, status: 404, data: { error: "nope" } },
+      del: '{"d":1}', getBody: '{"g":1}', fetched: "b",
     });
   });
 

@@ -153,8 +153,10 @@ export async function fetch(input, init = {}) {
   } else if (typeof body === "string" && !headers.has("content-type")) {
     headers.set("content-type", "text/plain;charset=UTF-8");
   }
-  if (body !== undefined && (method === "GET" || method === "HEAD")) {
-    throw new TypeError("Request with GET/HEAD method cannot have body.");
+  // Unlike Node's fetch, a GET may carry a body here: npm's axios runs on this fetch in the
+  // sandbox (it has no http adapter here) and sends a GET's `data`, as its Node adapter does.
+  if (body !== undefined && method === "HEAD") {
+    throw new TypeError("Request with HEAD method cannot have body.");
   }
   const raw = await callAsync("fetch", { url, method, headers: [...headers], body });
   return new Response(raw.body, raw);
