@@ -131,7 +131,7 @@ export function ioRows(o: { connections: number; ours: number[]; theirs: number[
     { metric: "I/O: Tributary : physical limit", value: `${fixed(ours / limit)}x`, target: ">= 0.8x", pass: ours / limit >= 0.8 },
     { metric: "I/O: Tributary : Restate completed runs/s", value: theirs === undefined ? "unknown (Restate skipped)" : `${fixed(ours / theirs)}x`, target: ">= 1.0x", pass: theirs !== undefined && ours / theirs >= 1 },
     {
-      metric: `${int(MANY)} runs awaiting a ${SLOW_DELAY_MS / 1000} s call, sent at once`,
+      metric: `${int(MANY)} runs awaiting a ${SLOW_DELAY_MS / 1000} s call, sent at once (a service of their own)`,
       value: o.many
         ? `${int(o.many.succeeded)} of ${int(o.many.count)} succeeded in ${o.many.seconds.toFixed(1)} s; peak RSS ${mib(o.many.peakRssBytes)}; ${int(o.many.peakWaiting)} waiting on the API at once`
         : `FAILED (${o.manyFailed})`,
