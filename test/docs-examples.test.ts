@@ -466,11 +466,18 @@ describe("docs/writing-components.md: the examples do what the page says", () =>
     assert.deepEqual(e.event, { status: 200, type: "text/plain", length: "all good".length });
   });
 
-  it("a component that imports node:fs is refused with the page's message", async () => {
-    const res = await t.request("POST", "/v1/components", { body: codeOf(example("docs-fs")) });
+  it("a component that imports node:child_process is refused with the page's message", async () => {
+    const res = await t.request("POST", "/v1/components", { body: codeOf(example("docs-child-process")) });
     assertErrorEnvelope(res, 422, "invalid_component");
-    assert.equal(res.body.error.message, `cannot import "node:fs": Node's fs module is not available in the sandbox`);
+    assert.equal(res.body.error.message, `cannot import "node:child_process": Node's child_process module is not available in the sandbox`);
     assert.ok(pageSays(res.body.error.message), "the page quotes the message");
+  });
+
+  it("/tmp: a file written and read back, a download streamed into /tmp and read back as a stream", async () => {
+    const src = await deploy("docs-tmp", { url: `${api.origin}/status` });
+    await run(src.id);
+    const [e] = await events(src.id, 1);
+    assert.deepEqual(e.event, { data: { saved: true }, bytes: "all good".length, size: "all good".length, files: ["data.json", "file"] });
   });
 
   it("several files: relative imports resolve against component_url", async () => {

@@ -97,12 +97,12 @@ describe("hostile components cost only their own invocation", () => {
     await goodStillWorks();
   });
 
-  it("importing fs (or node:fs, child_process) fails the save with 422 invalid_component", async () => {
-    for (const mod of ["fs", "node:fs", "child_process", "fs/promises"]) {
-      const code = `import fs from "${mod}";\nexport default { run() { this.$emit(String(fs)); } };`;
+  it("importing child_process (or node:child_process, worker_threads) fails the save with 422 invalid_component", async () => {
+    for (const mod of ["child_process", "node:child_process", "worker_threads", "node:dgram"]) {
+      const code = `import m from "${mod}";\nexport default { run() { this.$emit(String(m)); } };`;
       const viaSource = await t.request("POST", "/v1/sources/", { body: { component_code: code } });
       assertErrorEnvelope(viaSource, 422, "invalid_component");
-      assert.match(viaSource.body.error.message, new RegExp(mod.replace("/", "\\/")));
+      assert.match(viaSource.body.error.message, new RegExp(mod));
       const viaComponent = await t.request("POST", "/v1/components", { body: { component_code: code } });
       assertErrorEnvelope(viaComponent, 422, "invalid_component");
     }
@@ -116,6 +116,31 @@ describe("hostile components cost only their own invocation", () => {
       assert.deepEqual(await eventsOf(t, dynamic.body.data.id), []);
     } else {
       assertErrorEnvelope(dynamic, 422, "invalid_component");
+    }
+    await goodStillWorks();
+  });
+
+  it("fs is /tmp in memory: no path reaches the host's files, not even the host's own /tmp", async () => {
+    const { writeFileSync, existsSync, rmSync } = await import("node:fs");
+    const hostFile = `/tmp/tributary-hostile-${process.pid}.txt`;
+    const written = `/tmp/tributary-hostile-written-${process.pid}.txt`;
+    writeFileSync(hostFile, "host secret");
+    try {
+      const src = await createSource(t, `import fs from "node:fs";
+        export default { async run() {
+          const read = (p) => { try { return fs.readFileSync(p, "utf8"); } catch (e) { return e.code; } };
+          fs.writeFileSync(${JSON.stringify(written)}, "from the sandbox");
+          this.$emit({ host: read(${JSON.stringify(hostFile)}), seen: fs.existsSync(${JSON.stringify(hostFile)}), passwd: read("/tmp/../etc/passwd"),
+            proc: read("/proc/self/environ"), url: read(new URL("file:///tmp/../etc/hostname")), dotdot: read("/tmp/../../../../etc/passwd"),
+            listing: fs.readdirSync("/tmp").includes(${JSON.stringify(hostFile.slice(5))}), write: (() => { try { fs.writeFileSync("/etc/x", "x"); return "written"; } catch (e) { return e.code; } })() });
+        } };`);
+      await run(src.id);
+      const [e] = await waitEvents(t, src.id, 1);
+      assert.deepEqual(e.event, { host: "ENOENT", seen: false, passwd: "ENOENT", proc: "ENOENT", url: "ENOENT", dotdot: "ENOENT", listing: false, write: "EROFS" });
+      assert.equal(existsSync(written), false, "nothing the sandbox wrote reached the host's /tmp");
+    } finally {
+      rmSync(hostFile, { force: true });
+      rmSync(written, { force: true });
     }
     await goodStillWorks();
   });

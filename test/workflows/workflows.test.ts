@@ -180,12 +180,12 @@ describe("workflows", () => {
     assert.equal((await list(user)).page_info.total_count, 0, "no workflow was created");
   });
 
-  it("a step that doesn't compile, imports fs or has no run is 422 invalid_component naming the step", async () => {
+  it("a step that doesn't compile, imports child_process or has no run is 422 invalid_component naming the step", async () => {
     const user = await t.newUser();
     const ok = { name: "fine", code: step("return 1;") };
     const bad: [string, string][] = [
       ["broken_syntax", "export default { async run( { return 1 } };"],
-      ["uses_fs", `import fs from "fs";\nexport default { run() { return fs.readFileSync("/etc/passwd", "utf8"); } };`],
+      ["uses_child_process", `import cp from "child_process";\nexport default { run() { return cp.execSync("cat /etc/passwd"); } };`],
       ["no_run", "export default { name: 'nothing to run' };"],
     ];
     for (const [name, code] of bad) {

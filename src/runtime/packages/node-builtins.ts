@@ -38,7 +38,6 @@ const POLYFILLS: Record<string, string> = {
   path: "path-browserify",
   punycode: "punycode/",
   querystring: "querystring-es3",
-  stream: "readable-stream",
   string_decoder: "string_decoder/",
   timers: "timers-browserify",
   url: "url/",
@@ -59,9 +58,11 @@ const BRIDGES: Record<string, string> = {
   diagnostics_channel: "diagnostics-channel.js",
   // the legacy url API, with the WHATWG classes Node exports beside it
   url: "url.js",
+  // readable-stream, with the Readable.fromWeb it lacks
+  stream: "stream.cjs",
   // the util package, with Node's TextEncoder and TextDecoder beside it
   util: "util.cjs",
-  // no files: every path missing, as Node says it
+  // an in-memory /tmp; every other path missing, as Node says it
   fs: "fs.cjs",
   // the sandbox's own `process` global (isolate/process.js): one process.env per run, for all
   process: "process.cjs",

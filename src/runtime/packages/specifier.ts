@@ -14,10 +14,10 @@ export type Specifier =
 // Node's modules a component may use (polyfilled or bridged to the runner), and those it may not.
 export const NODE_BUILTINS = new Set([
   "assert", "buffer", "crypto", "diagnostics_channel", "events", "http", "https", "os", "path", "process", "querystring", "stream",
-  "string_decoder", "timers", "tty", "url", "util", "zlib", "net", "tls", "dns",
+  "string_decoder", "timers", "tty", "url", "util", "zlib", "net", "tls", "dns", "fs", "fs/promises",
 ]);
 export const FORBIDDEN_BUILTINS = new Set([
-  "fs", "fs/promises", "child_process", "dgram", "worker_threads", "cluster", "vm", "http2",
+  "child_process", "dgram", "worker_threads", "cluster", "vm", "http2",
   "inspector", "v8", "repl", "module", "readline", "perf_hooks", "async_hooks",
   "trace_events", "wasi", "sqlite", "test",
 ]);

@@ -62,6 +62,36 @@ function encodeBody(data, headers) {
   return JSON.stringify(data);
 }
 
+/**
+ * `responseType: "stream"`: the body's web ReadableStream, which stream.pipeline takes as it is
+ * (Pipedream's docs pipe a download into fs.createWriteStream("/tmp/...")), with a Node-style
+ * `pipe(destination)` beside it. Its chunks are Buffers when they reach a Node stream.
+ */
+function streamOf(body) {
+  const stream = body ?? new globalThis.ReadableStream({ start: (c) => c.close() });
+  Object.defineProperty(stream, "pipe", {
+    configurable: true,
+    value(destination, options = {}) {
+      const reader = stream.getReader();
+      const drained = () => new Promise((resolve) => destination.once("drain", resolve));
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          const chunk = globalThis.Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+          if (destination.write(chunk) === false) await drained();
+        }
+        if (options.end !== false) destination.end();
+      })().catch((e) => {
+        if (typeof destination.destroy === "function") destination.destroy(e);
+        else destination.emit?.("error", e);
+      });
+      return destination;
+    },
+  });
+  return stream;
+}
+
 function decodeBody(text, config) {
   if (config.responseType === "text" || text === "") return text;
   try {
@@ -100,8 +130,14 @@ async function send(config) {
   } catch (e) {
     throw new AxiosError(e.message, "ERR_NETWORK", config);
   }
+  // "arraybuffer" is a Buffer, as Node's axios gives it (helper_functions' download-file-to-tmp
+  // calls resp.toString("base64") before writing the file to /tmp); "stream" the body as a stream
   const data =
-    config.responseType === "arraybuffer" ? await res.arrayBuffer() : decodeBody(method === "head" ? "" : await res.text(), config);
+    config.responseType === "arraybuffer"
+      ? globalThis.Buffer.from(await res.arrayBuffer())
+      : config.responseType === "stream"
+        ? streamOf(res.body)
+        : decodeBody(method === "head" ? "" : await res.text(), config);
   const response = { data, status: res.status, statusText: res.statusText, headers: Object.fromEntries(res.headers), config, request: {} };
   const validate = config.validateStatus === undefined ? (s) => s >= 200 && s < 300 : config.validateStatus;
   if (validate && !validate(res.status)) {

@@ -1,11 +1,10 @@
-// Stands in for a Node module the sandbox does not have (fs, net, child_process...) when a
+// Stands in for a Node module the sandbox does not have (child_process, worker_threads...) when a
 // package imports it: the package loads, and only calling into the module fails, with a clear
 // message. A component that imports such a module itself is refused at save instead.
-// CommonJS, because that is how packages reach these modules: require("fs").readFileSync. Every
-// property is itself such a stand-in (fs.promises.stat), and the common names are listed, so
-// named imports of them (import { promises } from "fs") find something.
+// CommonJS, because that is how packages reach these modules: require("child_process").spawn.
+// Every property is itself such a stand-in (fs.watch, dns.promises.lookup), and the common names
+// are listed, so named imports of them (import { spawn } from "child_process") find something.
 const NAMES = {
-  fs: ["promises", "constants", "readFile", "readFileSync", "writeFile", "writeFileSync", "existsSync", "exists", "stat", "statSync", "lstat", "lstatSync", "createReadStream", "createWriteStream", "readdir", "readdirSync", "mkdir", "mkdirSync", "unlink", "unlinkSync", "open", "openSync", "close", "closeSync", "access", "accessSync", "realpath", "realpathSync", "rm", "rmSync", "watch", "appendFile", "appendFileSync", "copyFile", "rename"],
   net: ["createConnection", "connect", "createServer", "Socket", "Server", "isIP", "isIPv4", "isIPv6"],
   tls: ["connect", "createSecureContext", "TLSSocket", "rootCertificates"],
   child_process: ["spawn", "exec", "execSync", "execFile", "fork", "spawnSync"],

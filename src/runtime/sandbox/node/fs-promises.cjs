@@ -1,2 +1,2 @@
-// node:fs/promises for bundled packages: fs.cjs's promises (every path missing, writes refused).
+// node:fs/promises: fs.cjs's promises (an in-memory /tmp; every other path missing, writes refused).
 module.exports = require("./fs.cjs").promises;
