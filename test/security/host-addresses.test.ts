@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { readlinkSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, get, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces } from "node:os";
 import { isPrivateAddress } from "../../src/lib/net/net-guard.ts";
@@ -79,8 +79,15 @@ if (!process.env[IN_NETNS]) {
       await waitFor(async () => isPrivateAddress(OWN), 5000, `${OWN} refused once it is the machine's`);
       assert.equal(isPrivateAddress(`::ffff:${OWN}`), true);
       // the listener on 0.0.0.0 does answer there: what the guard must keep components from
-      const direct = await fetch(`http://${OWN}:${port}/`);
-      assert.equal(await direct.text(), "reached the host");
+      // (on a connection of its own, closed after: the service's component_url fetch, in this
+      // process, must not reuse it, or the listener would count one connection fewer)
+      const direct = await new Promise<string>((resolve, reject) =>
+        get({ host: OWN, port, path: "/", agent: false }, (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c)).on("end", () => resolve(text));
+        }).on("error", reject),
+      );
+      assert.equal(direct, "reached the host");
       connections = 0;
       refusing = await startApp();
       allowing = await startApp({ TRIBUTARY_FETCH_ALLOW: `${OWN}:${port}` });
