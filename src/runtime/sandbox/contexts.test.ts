@@ -81,3 +81,15 @@ test("a run that waited its longest for a context gives up (undefined) and leave
   contexts.release(busy);
   assert.equal(await next, busy, "the run after it gets the context");
 });
+
+test("a run's next step takes the context its step before ran in, when it is free; else another", async () => {
+  const { contexts, awaiting } = slots();
+  const first = contexts.claimNow("p_1")!;
+  awaiting.add(first);
+  const second = contexts.claimNow("p_1")!;
+  contexts.release(first);
+  contexts.release(second);
+  assert.equal(contexts.claimNow("p_1", second), second, "the preferred one, though the first is free too");
+  assert.equal(contexts.claimNow("p_1", second), first, "busy: another");
+  assert.equal(contexts.claimNow("p_2", first), "p_2", "another workflow's context is never taken");
+});

@@ -39,10 +39,23 @@ export class ContextSlots {
     this.#awaitingHost = awaitingHost;
   }
 
-  /** a context of `sourceId` now, when one is free or may be made and no run waits before this one */
-  claimNow(sourceId: string): string | undefined {
+  /**
+   * A context of `sourceId` now, when one is free or may be made and no run waits before this
+   * one: `preferred` (the context of the run's step before, whose /tmp files it holds) if free.
+   */
+  claimNow(sourceId: string, preferred?: string): string | undefined {
     if (this.#waiting.has(sourceId)) return undefined;
+    if (preferred !== undefined && sourceOf(preferred) === sourceId && this.#isMade(preferred) && !this.#claimed.has(preferred)) {
+      this.#claimed.add(preferred);
+      return preferred;
+    }
     return this.#take(sourceId);
+  }
+
+  #isMade(slot: string): boolean {
+    const at = slot.indexOf(SEPARATOR);
+    const n = at < 0 ? 0 : Number(slot.slice(at + 1));
+    return n < (this.#made.get(sourceOf(slot)) ?? 0);
   }
 
   /**

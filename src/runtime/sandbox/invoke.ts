@@ -70,12 +70,27 @@ const instances = new Map<string, Instance>();
 const contexts = new ContextSlots((slot) => instances.get(slot)?.awaitingHost ?? false);
 const chains = new Map<string, Promise<unknown>>();
 
+/**
+ * The context each recent run's last step ran in: its next step takes it when it is free, so the
+ * steps of a run see the files earlier ones left in /tmp (when it is busy, another is taken).
+ * Runs aren't told to have ended here: the oldest are forgotten past MAX_REMEMBERED.
+ */
+const lastSlots = new Map<string, string>();
+const MAX_REMEMBERED = 20_000;
+
+function rememberSlot(order: string, slot: string): void {
+  lastSlots.delete(order);
+  lastSlots.set(order, slot);
+  if (lastSlots.size > MAX_REMEMBERED) lastSlots.delete(lastSlots.keys().next().value!);
+}
+
 export function invoke(req: InvokeRequest): Promise<InvokeReply> {
   const order = req.orderKey ?? req.sourceId;
   const previous = chains.get(order) ?? Promise.resolve();
   const result = previous.then(async () => {
-    const slot = contexts.claimNow(req.sourceId) ?? (await claimAfterWait(req));
+    const slot = contexts.claimNow(req.sourceId, lastSlots.get(order)) ?? (await claimAfterWait(req));
     if (slot === undefined) return turnNeverCame();
+    if (req.orderKey !== undefined) rememberSlot(order, slot);
     try {
       return await invokeNow(req, slot);
     } finally {
