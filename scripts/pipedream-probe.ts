@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, poll, startService, type Service } from "./probe/service.ts";
-import { firstRequest, slackEnvelope, type PropInfo } from "./probe/plausible.ts";
+import { firstRequest, slackRequests, type PropInfo } from "./probe/plausible.ts";
 import { errorText, prepare, withOptionalRetry } from "./probe/prepare.ts";
 import { actionFiles, probeAction } from "./probe/actions.ts";
 import { classify, type Outcome } from "./probe/outcome.ts";
@@ -118,13 +118,19 @@ async function trigger(service: Service, pkg: string, key: string, props: PropIn
     const account = accounts.get(app);
     if (!account) return { kind: "failed", phase: "trigger", detail: `no account for the apphook's app prop ${hook.appProp}` };
     const topic = hook.eventNames?.[0] ?? "event";
-    if (app === "slack") res = await call(service, "POST", account.events_url, null, slackEnvelope());
+    if (app === "slack") {
+      for (const request of slackRequests(source.configured_props ?? {})) {
+        res = await call(service, "POST", account.events_url, null, request.body, request.headers);
+        if (res.status >= 300) break;
+      }
+    }
     else res = await call(service, "POST", account.events_url, null, { id: 1, probe: true }, { "x-shopify-topic": topic, "x-event-name": topic });
   } else if (http) {
     res = await call(service, "POST", source.configured_props[http.name].endpoint_url, null, firstRequest(pkg));
   } else {
     res = await call(service, "POST", `/v1/sources/${source.id}/run`, key);
   }
+  if (!res) return { kind: "failed", phase: "trigger", detail: "nothing was sent" };
   if (res.status >= 300 && !(http && res.status >= 500)) return { kind: "failed", phase: "trigger", detail: `${res.status} ${JSON.stringify(res.body)}` };
   return undefined;
 }

@@ -110,27 +110,37 @@ export function firstRequest(pkg: string): unknown {
 }
 
 /** Slack's Events API envelope around one message in a channel (what Slack posts to an events URL) */
-export function slackEnvelope(): unknown {
+/**
+ * What Slack would send for each kind of event its sources subscribe to (their eventNames(), run
+ * by the service with the source's props: the channels and action ids it was given), in the
+ * channel it was configured with: a message in a channel and in a DM, a reaction, a new channel,
+ * a saved item, a new user (Events API envelopes), and a block action (a form-encoded interaction).
+ * Each source gets the ones its names take.
+ */
+export function slackRequests(configured: Record<string, unknown>): Array<{ body: string; headers: Record<string, string> }> {
+  const first = (v: unknown) => (Array.isArray(v) && typeof v[0] === "string" ? v[0] : undefined);
+  const channel = first(configured.conversations) ?? first(configured.channels) ?? "C0PROBE1";
+  const actionId = first(configured.action_ids) ?? "probe_action";
   const ts = `${Math.floor(Date.now() / 1000)}.000100`;
-  return {
-    token: "probe",
-    team_id: "T0PROBE",
-    type: "event_callback",
-    event_id: `Ev${Date.now()}`,
-    event_time: Math.floor(Date.now() / 1000),
-    event: {
-      type: "message",
-      channel: "C0PROBE1",
-      channel_type: "channel",
-      user: "U0OTHER",
-      text: "probe <@U0PROBE> probe",
-      ts,
-      event_ts: ts,
-      client_msg_id: `probe-${Date.now()}`,
-      team: "T0PROBE",
-      blocks: [{ type: "rich_text", elements: [{ type: "rich_text_section", elements: [{ type: "user", user_id: "U0PROBE" }, { type: "text", text: " probe" }] }] }],
-      item: { type: "message", channel: "C0PROBE1", ts },
-      reaction: "probe",
-    },
+  const message = {
+    type: "message", channel, channel_type: "channel", user: "U0OTHER", text: "probe <@U0PROBE> probe", ts, event_ts: ts,
+    client_msg_id: `probe-${Date.now()}`, team: "T0PROBE",
+    blocks: [{ type: "rich_text", elements: [{ type: "rich_text_section", elements: [{ type: "user", user_id: "U0PROBE" }, { type: "text", text: " probe" }] }] }],
   };
+  const item = { type: "message", channel, ts, message };
+  const inner = [
+    message,
+    { ...message, channel: "D0PROBE1", channel_type: "im", client_msg_id: `probe-im-${Date.now()}` },
+    { type: "reaction_added", user: "U0OTHER", reaction: "probe", item, item_user: "U0PROBE", event_ts: ts },
+    { type: "channel_created", channel: { id: "C0PROBENEW", name: "probe", created: Math.floor(Date.now() / 1000), creator: "U0OTHER" }, event_ts: ts },
+    { type: "star_added", user: "U0OTHER", item, event_ts: ts },
+    { type: "team_join", user: { id: "U0NEW", name: "probe", real_name: "Probe", profile: {} }, event_ts: ts },
+  ];
+  const json = { "content-type": "application/json" };
+  const envelopes = inner.map((event, n) => ({
+    body: JSON.stringify({ token: "probe", team_id: "T0PROBE", type: "event_callback", event_id: `Ev${Date.now()}${n}`, event_time: Math.floor(Date.now() / 1000), event }),
+    headers: json,
+  }));
+  const interaction = { type: "block_actions", user: { id: "U0OTHER" }, channel: { id: channel }, actions: [{ action_id: actionId, type: "button", value: "probe" }], trigger_id: "probe" };
+  return [...envelopes, { body: `payload=${encodeURIComponent(JSON.stringify(interaction))}`, headers: { "content-type": "application/x-www-form-urlencoded" } }];
 }
