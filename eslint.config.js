@@ -59,7 +59,7 @@ export default tseslint.config(
   { files: ["src/runtime/sandbox/node/forbidden.cjs"], languageOptions: { sourceType: "commonjs", globals: { module: "writable" } } },
   // the fs, stream and util stand-ins (CommonJS, as packages require them) run in the isolate: their globals are the isolate's
   {
-    files: ["src/runtime/sandbox/node/fs.cjs", "src/runtime/sandbox/node/fs-promises.cjs", "src/runtime/sandbox/node/stream.cjs", "src/runtime/sandbox/node/util.cjs"],
+    files: ["src/runtime/sandbox/node/fs.cjs", "src/runtime/sandbox/node/fs/*.cjs", "src/runtime/sandbox/node/fs-promises.cjs", "src/runtime/sandbox/node/stream.cjs", "src/runtime/sandbox/node/util.cjs"],
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly", URL: "readonly", queueMicrotask: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
