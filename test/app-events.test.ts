@@ -1,7 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { createSource, eventsOf, startApp, waitEvents, type TestApp } from "./helpers.ts";
+import { createSource, eventsOf, startApp, waitEvents, waitFor, type TestApp } from "./helpers.ts";
 
 // App events (docs/connecting-accounts.md, "App events"): what Slack or Shopify send to a connected
 // account's events_url runs the apphook sources bound to that account. The components are our
@@ -254,6 +254,53 @@ describe("app events delivered to apphook sources", () => {
     await waitEvents(t, adaSrc.id, 2, "", 10_000, ada.key);
     assert.deepEqual((await eventsOf(t, adaSrc.id, "", ada.key)).map((e) => e.event.text), ["new-url", "for-ada"]);
   });
+  it("an event the app sends again after a failure part way reaches only the sources it missed (by the app's id of it)", async () => {
+    const ada = await t.newUser();
+    const slack = await account(ada, "slack", { oauth_access_token: "xoxb-fake", signing_secret: SIGNING_SECRET });
+    // no dedupe of its own: each run of it is an event on its stream
+    const code = `export default {
+      props: { slack: { type: "app", app: "slack" }, hook: { type: "$.interface.apphook", appProp: "slack", eventNames: ["message"] } },
+      run(event) { this.$emit({ text: event.text }); },
+    };`;
+    const props = { configured_props: { slack: { authProvisionId: slack.id } } };
+    const first = await createSource(t, code, props, ada.key);
+    const second = await createSource(t, code, props, ada.key);
+    const path = pathOf(slack.events_url);
+
+    // the second source can't be read once (the store failing): the first takes the event, the
+    // app is answered an error and sends it again (Slack: the same event_id)
+    const targets = t.app.core.runtime.targets;
+    const get = targets.get;
+    let failing = true;
+    targets.get = function (id: string) {
+      if (id === second.id && failing) {
+        failing = false;
+        return Promise.reject(new Error("the store is unavailable"));
+      }
+      return get.call(this, id);
+    };
+    try {
+      const failed = await t.request("POST", path, slackRequest(messageEvent("once")));
+      assert.ok(failed.status >= 500, `${failed.status} ${failed.text}`);
+    } finally {
+      targets.get = get;
+    }
+    assert.equal(failing, false, "the second source's acceptance failed");
+    const retried = await t.request("POST", path, slackRequest(messageEvent("once")));
+    assert.equal(retried.status, 200, retried.text);
+    // once it reached every source, the same id again runs nothing; a new event runs both
+    assert.equal((await t.request("POST", path, slackRequest(messageEvent("once")))).status, 200);
+    assert.equal((await t.request("POST", path, slackRequest(messageEvent("later")))).status, 200);
+    for (const src of [first, second]) {
+      // a source's runs go in order: once "later" is there, every run of "once" before it has emitted
+      const events = await waitFor(async () => {
+        const got = await eventsOf(t, src.id, "", ada.key);
+        return got.some((e) => e.event.text === "later") && got;
+      }, 10_000, `"later" on ${src.id}`);
+      assert.deepEqual(events.map((e) => e.event.text), ["later", "once"], `${src.id} ran "once" once`);
+    }
+  });
+
   it("accounts a node of the previous version made (no events key) have no events_url until edited, then each its own; their URL-less path is 404", async () => {
     const ada = await t.newUser();
     const made = await account(ada, "slack", { oauth_access_token: "xoxb-1" });

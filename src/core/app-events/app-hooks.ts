@@ -12,12 +12,15 @@ import { withAdded } from "../added-props.ts";
 import { APPHOOK } from "../props.ts";
 import { ACCEPTED, type IncomingHttp } from "../flow/ingress.ts";
 import { appKind, type AppEvent } from "./app-kinds.ts";
+import { AppDeliveries, reachOnce } from "./app-deliveries.ts";
+import { isObject } from "../../lib/is-object.ts";
 
 // App hooks (docs/writing-components.md, "App hooks"): what an app sends to a connected account's
 // app-events URL runs every active source of the account's owner with an apphook prop bound to
 // that account (its `appProp` names an app prop whose value is the account) and an event name
-// among the event's. Each run is accepted the way an HTTP endpoint's request is (Ingress.enqueue:
-// durable in the inbox, run when there is room), so an app's event is no different from a request.
+// among the event's. Each run is accepted as POST /sources/{id}/run accepts one
+// (SourceRuntime.acceptRun: counted against the quota, durable in the inbox, run when there is
+// room), so an app's event is no different from a request.
 
 /** a hook's event names, or "any": every event of its account (no names, or eventNames() failed) */
 type HookNames = string[] | "any";
@@ -27,8 +30,6 @@ const MAX_COMPUTED = 10_000;
 
 /** an app-events URL's key as accounts are given them (core/endpoint.ts newEndpointKey) */
 const EVENTS_KEY = /^[0-9a-f]{32}$/i;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The names a source's apphook prop `p` takes without the sandbox: the ones configured for it (a
@@ -58,6 +59,8 @@ export class AppHooks {
   readonly #dynamic: DynamicProps;
   /** computed eventNames() by source, prop and the props they were computed with */
   readonly #computedNames = new Map<string, Promise<HookNames>>();
+  /** the sources each app delivery (by the app's id of it) reached: its retries don't run them again */
+  readonly #deliveries = new AppDeliveries();
 
   constructor(deps: CoreDeps, components: Components, accounts: Accounts, runtime: SourceRuntime, dynamic: DynamicProps) {
     this.#deps = deps;
@@ -69,7 +72,8 @@ export class AppHooks {
 
   /**
    * A request to the app-events URL with `key`: refused when the account's auth holds the app's
-   * signing secret and the request isn't signed with it; else its events are delivered.
+   * signing secret and the request isn't signed with it; else its events are delivered, each
+   * tried before an error (of the first that failed) is answered.
    */
   async receive(key: string, req: IncomingHttp): Promise<HttpResponse> {
     const account = EVENTS_KEY.test(key) ? await this.#deps.store.accounts.byEventsKey(key.toLowerCase()) : undefined;
@@ -83,7 +87,9 @@ export class AppHooks {
     }
     const reading = kind.read(req);
     if ("reply" in reading) return reading.reply;
-    for (const e of reading.events) await this.#deliver(account, e);
+    const failures: unknown[] = [];
+    for (const e of reading.events) await this.#deliver(account, e).catch((err: unknown) => failures.push(err));
+    if (failures.length > 0) throw failures[0];
     return ACCEPTED;
   }
 
@@ -97,23 +103,26 @@ export class AppHooks {
     return { delivered: await this.#deliver(account, { names: [input.name], event: input.event ?? {} }) };
   }
 
-  /** Accepts a run of `e` for each hook that takes it; the ids of the sources it was accepted for. */
+  /**
+   * Accepts a run of `e` for each hook that takes it, each on its own: a source over its quota
+   * misses the event (recorded on its $errors) and the others still get it. When one can't be
+   * accepted (overloaded, the store failing), the first such error is thrown once every source
+   * was tried, so the app sends the event again; with the app's id of it (`e.id`), that retry
+   * reaches only the sources it missed. The ids of the sources the event reached.
+   */
   async #deliver(account: AccountRow, e: AppEvent): Promise<string[]> {
-    const delivered: string[] = [];
-    for (const id of await this.#hooked(account, e.names)) {
-      const t = await this.#rt.targets.get(id);
-      if (!t || !t.source.active) continue;
-      // a source over its quota misses the event; the others still get it
-      if (!(await this.#rt.quotas.admit(t, "run"))) continue;
-      try {
-        await this.#rt.ingress.enqueue(t, e.event);
-      } catch (err) {
-        await this.#rt.quotas.release(t).catch(() => undefined);
-        throw err;
-      }
-      delivered.push(id);
-    }
-    return delivered;
+    const reached = e.id === undefined ? undefined : this.#deliveries.of(account.id, e.id);
+    const ids = await this.#hooked(account, e.names);
+    const tries = await Promise.allSettled(ids.map((id) => reachOnce(reached, id, () => this.#accept(id, e.event))));
+    const failed = tries.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+    return ids.filter((_, i) => tries[i].status === "fulfilled" && tries[i].value);
+  }
+
+  /** a run of the source `id` with `event` accepted; false when it is gone, disabled or over its quota */
+  async #accept(id: string, event: unknown): Promise<boolean> {
+    const t = await this.#rt.targets.get(id);
+    return t !== undefined && t.source.active && (await this.#rt.acceptRun(t, event));
   }
 
   /**

@@ -1,16 +1,21 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { HttpResponse } from "../../runtime/protocol.ts";
 import { httpEvent, type IncomingHttp } from "../flow/ingress.ts";
+import { isObject } from "../../lib/is-object.ts";
 
 // What each app sends to an account's app-events URL (docs/connecting-accounts.md, "App events"),
 // and how it becomes events for apphook props: the names an event goes by (a hook takes it when
 // one of its eventNames is among them) and the value its run(event) gets, as Pipedream's own
 // apps hand them to the components written for them.
 
-/** One event of a request: the names it matches hooks by, and what their runs receive. */
+/**
+ * One event of a request: the names it matches hooks by, what their runs receive, and the app's
+ * id of its delivery when it gives one (the same on the app's retries of it: AppHooks dedupes by it).
+ */
 export interface AppEvent {
   names: string[];
   event: unknown;
+  id?: string;
 }
 
 /** A request read: the events in it, or an answer of its own (Slack's url_verification). */
@@ -28,7 +33,6 @@ export interface AppKind {
 }
 
 type Headers = IncomingHttp["headers"];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 const header = (h: Headers, name: string): string | undefined => {
   const v = h[name];
@@ -58,7 +62,8 @@ const SLACK_MAX_SKEW_SECONDS = 300;
  * Slack's Events API and interactivity: the names are the inner event's type, `message.<channel_type>`
  * for messages (Slack's own subscription names: message.channels, message.im...) and the message's
  * channel id, and `<type>:<channel>` for an event in a channel; run(event) gets the inner event.
- * An interaction (a form field `payload`) goes by interaction_events[:channel][:action_id].
+ * An interaction (a form field `payload`) goes by interaction_events[:channel][:action_id]. An
+ * event's id is the envelope's `event_id` (an interaction has none: Slack doesn't retry those).
  */
 const slack: AppKind = {
   secretField: "signing_secret",
@@ -76,7 +81,8 @@ const slack: AppKind = {
     if (!isObject(body)) return { events: [] };
     if (body.type === "url_verification") return { reply: { status: 200, headers: {}, body: { challenge: body.challenge } } };
     if (body.type !== "event_callback" || !isObject(body.event)) return { events: [] };
-    return { events: [{ names: slackNames(body.event), event: body.event }] };
+    const id = str(body.event_id);
+    return { events: [{ names: slackNames(body.event), event: body.event, ...(id ? { id } : {}) }] };
   },
 };
 
@@ -109,8 +115,11 @@ function slackInteraction(payload: string): AppEvent[] {
   return [{ names, event: p }];
 }
 
-/** An app that names its event in a header; run(event) gets the request as an HTTP source would. */
-function headerNamed(nameHeader: string, secretFields: string[], badSignature: AppKind["badSignature"]): AppKind {
+/**
+ * An app that names its event in a header; run(event) gets the request as an HTTP source would.
+ * `idHeader`: the header with the app's id of the delivery, if it sends one.
+ */
+function headerNamed(nameHeader: string, idHeader: string | undefined, secretFields: string[], badSignature: AppKind["badSignature"]): AppKind {
   return {
     secretField: secretFields[0]!,
     secret: (auth) => firstSecret(auth, secretFields),
@@ -119,20 +128,21 @@ function headerNamed(nameHeader: string, secretFields: string[], badSignature: A
       const event = httpEvent(req);
       const body = event.body;
       const named = header(req.headers, nameHeader) ?? (isObject(body) ? (str(body.type) ?? str(body.event)) : undefined);
-      return { events: [{ names: [named ?? "event"], event }] };
+      const id = idHeader === undefined ? undefined : str(header(req.headers, idHeader));
+      return { events: [{ names: [named ?? "event"], event, ...(id ? { id } : {}) }] };
     },
   };
 }
 
 /** Shopify: the topic (`orders/create`, `customers/data_request`), signed with the app's secret in base64. */
-const shopify = headerNamed("x-shopify-topic", ["webhook_secret", "client_secret"], (req, body, secret) =>
+const shopify = headerNamed("x-shopify-topic", "x-shopify-webhook-id", ["webhook_secret", "client_secret"], (req, body, secret) =>
   same(header(req.headers, "x-shopify-hmac-sha256"), hmac(secret, body).digest("base64")) ? undefined : "the x-shopify-hmac-sha256 header is missing or doesn't match the body",
 );
 
-const github = headerNamed("x-github-event", ["webhook_secret"], hexSignature("x-hub-signature-256"));
+const github = headerNamed("x-github-event", "x-github-delivery", ["webhook_secret"], hexSignature("x-hub-signature-256"));
 
 /** Any other app: the X-Event-Name header, else the JSON body's `type` or `event`, else "event". */
-const generic = headerNamed("x-event-name", ["webhook_secret"], hexSignature("x-signature-256"));
+const generic = headerNamed("x-event-name", undefined, ["webhook_secret"], hexSignature("x-signature-256"));
 
 const KINDS: Record<string, AppKind> = { slack, slack_bot: slack, shopify, shopify_developer_app: shopify, github };
 

@@ -230,14 +230,27 @@ export class SourceRuntime {
     if (!t) throw notFound(what);
     // it would only wait in the inbox until enabled, and its endpoint takes nothing meanwhile
     if (!t.source.active) throw new AppError("conflict", `this ${what} is disabled: enable it (active: true) to run it`);
-    if (!(await this.quotas.admit(t, "run"))) throw new AppError("quota_exceeded", "this account has used up its daily quota");
     const timer = timerOf(t);
+    if (!(await this.acceptRun(t, event === undefined && timer ? timerEvent(timer, Date.now()) : event))) {
+      throw new AppError("quota_exceeded", "this account has used up its daily quota");
+    }
+  }
+
+  /**
+   * A run of `t` with `event` counted against its owner's daily quota and durably accepted into
+   * the inbox (Ingress.enqueue; it runs in the background): false when the quota is used up (the
+   * refusal is recorded on the source's $errors). Throws when it can't be accepted (overloaded,
+   * the store failing); its quota reservation is given back then.
+   */
+  async acceptRun(t: Target, event: unknown): Promise<boolean> {
+    if (!(await this.quotas.admit(t, "run"))) return false;
     try {
-      await this.ingress.enqueue(t, event === undefined && timer ? timerEvent(timer, Date.now()) : event);
+      await this.ingress.enqueue(t, event);
     } catch (e) {
       await this.quotas.release(t).catch(() => undefined);
       throw e;
     }
+    return true;
   }
 
   /** A source or workflow was deleted: stop everything of it and end its live streams. */
