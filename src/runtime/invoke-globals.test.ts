@@ -39,6 +39,9 @@ before(async () => {
     if (req.url === "/cut") return void res.writeHead(200, { "content-encoding": "gzip" }).end(gzipSync("cut short").subarray(0, -8));
     if (req.url === "/range") return void res.writeHead(206).end(String(req.headers["accept-encoding"]));
     if (req.url === "/bomb") return void res.writeHead(200, { "content-encoding": "gzip" }).end(gzipSync(Buffer.alloc(11 * 1024 * 1024)));
+    // bodies text() reads differently from bytes(): a byte order mark, bytes that aren't UTF-8
+    if (req.url === "/bom") return void res.writeHead(200).end(Buffer.from([0xef, 0xbb, 0xbf, 0x68, 0x69]));
+    if (req.url === "/latin1") return void res.writeHead(200).end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
     if (req.url === "/missing") return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"nope"}');
     let body = "";
     req.on("data", (c) => (body += c));
@@ -309,6 +312,35 @@ describe("invoke: what real packages use: WHATWG streams, TextEncoder.encodeInto
     );
     assert.equal(r.error, undefined, r.error?.message);
     assert.deepEqual(events(r)[0], { read: "/json?x=1", used: true, looked: false, text: "/json?x=2", empty: null, blob: [[97, 98]] });
+  });
+
+  it("a response's text(), bytes(), clone() and body agree with the bytes sent: UTF-8, a byte order mark, bytes that aren't UTF-8", async () => {
+    const r = await run(
+      `export default { async run(origin) {
+        const read = async (path) => {
+          const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map(() => fetch(origin + path)));
+          const twin = c.clone();
+          const streamed = [];
+          for await (const chunk of d.body) streamed.push(...chunk);
+          return { text: await a.text(), bytes: [...new Uint8Array(await b.arrayBuffer())], clone: [...(await twin.bytes())], cloneText: await c.text(), streamed };
+        };
+        const used = await fetch(origin + "/json");
+        await used.text();
+        let again;
+        try { await used.bytes(); } catch (e) { again = e.constructor.name; }
+        this.$emit({ utf8: await read("/json?q=%C3%A9"), bom: await read("/bom"), latin1: await read("/latin1"), again });
+      } }`,
+      { event: origin, fetchAllow: allow },
+    );
+    assert.equal(r.error, undefined, r.error?.message);
+    const got = events(r)[0] as Record<string, { text: string; bytes: number[]; clone: number[]; cloneText: string; streamed: number[] }> & { again: string };
+    const sent = [...Buffer.from(JSON.stringify({ method: "GET", url: "/json?q=%C3%A9", body: "", type: null }))];
+    assert.deepEqual(got.utf8, { text: Buffer.from(sent).toString(), bytes: sent, clone: sent, cloneText: Buffer.from(sent).toString(), streamed: sent });
+    // a byte order mark: text() drops it, the bytes keep it
+    assert.deepEqual(got.bom, { text: "hi", bytes: [0xef, 0xbb, 0xbf, 0x68, 0x69], clone: [0xef, 0xbb, 0xbf, 0x68, 0x69], cloneText: "hi", streamed: [0xef, 0xbb, 0xbf, 0x68, 0x69] });
+    // not UTF-8: text() has the replacement character, the bytes are as sent
+    assert.deepEqual(got.latin1, { text: "caf\uFFFD", bytes: [0x63, 0x61, 0x66, 0xe9], clone: [0x63, 0x61, 0x66, 0xe9], cloneText: "caf\uFFFD", streamed: [0x63, 0x61, 0x66, 0xe9] });
+    assert.equal(got.again, "TypeError");
   });
 
   it("TextEncoder.encodeInto writes whole characters only and says how much it read and wrote", async () => {

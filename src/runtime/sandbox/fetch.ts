@@ -5,6 +5,7 @@
 // awaits an API, fetch's own Request/Response objects were a sixth of the runner's CPU.
 import type { IncomingHttpHeaders } from "node:http";
 import { STATUS_CODES } from "node:http";
+import { isUtf8 } from "node:buffer";
 import { guardedRequest } from "../../lib/net/guarded-fetch.ts";
 import { decodedBody, discard, readCapped } from "./fetch-body.ts";
 
@@ -26,6 +27,23 @@ export interface SandboxResponse {
   redirected: boolean;
   headers: [string, string][];
   body: Uint8Array;
+}
+
+/** what enters the isolate: a body that is UTF-8 text as that text (isolate/fetch.js Response) */
+export type IsolateResponse = Omit<SandboxResponse, "body"> & ({ body: Uint8Array; text?: undefined } | { body?: undefined; text: string });
+
+/**
+ * A response as the isolate takes it. Most bodies an API sends are UTF-8 text that code reads
+ * with text() or json(): sent as text, the isolate gets a string instead of an ArrayBuffer (which
+ * isolated-vm allocates outside the heap and then measures the heap for) and text() needs no
+ * second call to decode it. Bytes that aren't valid UTF-8, or start with a byte order mark (which
+ * text() drops and bytes() keeps), go as bytes; the text's bytes are made again only if code asks.
+ */
+export function forIsolate(res: SandboxResponse): IsolateResponse {
+  const { body, ...rest } = res;
+  const bom = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+  if (bom || !isUtf8(body)) return res;
+  return { ...rest, text: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8") };
 }
 
 /** Checks the shape of what the isolate sent: it is untrusted input. */

@@ -4,7 +4,7 @@
 // an argument is what it claims to be only once its handler has checked it.
 import type { InvocationError } from "../protocol.ts";
 import { ASK } from "./data-store-work.ts";
-import { parseSandboxRequest, sandboxFetch } from "./fetch.ts";
+import { forIsolate, parseSandboxRequest, sandboxFetch } from "./fetch.ts";
 import { withoutHostPaths } from "./host-paths.ts";
 import { invocationError, type Invocation } from "./invocation.ts";
 import type { Running } from "./running.ts";
@@ -182,7 +182,7 @@ function startFetch(running: Running, id: unknown, rawRequest: unknown): void {
   running.fetches++;
   sandboxFetch(req, running.fetchAllow, running.inv.signal)
     .then(
-      (res) => [true, res] as const,
+      (res) => [true, forIsolate(res)] as const,
       (e: unknown) => {
         const err = e as Error & { cause?: Error };
         const detail = err?.cause?.message ? `${err.message}: ${err.cause.message}` : String(err?.message ?? e);

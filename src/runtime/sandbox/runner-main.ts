@@ -71,12 +71,22 @@ function flush(): void {
   tells = [];
   // The host may have gone (or killed us) meanwhile; then there is nobody to answer.
   if (!process.connected) return;
-  const rss = process.memoryUsage.rss();
+  const rss = currentRss();
   const batches = batchesOf(replies, replyBytes);
   if (batches.length === 0) batches.push([]);
   // the questions and news ride with the last batch of replies: after every result finished before them
   const extra = { ...(asked.length > 0 ? { asks: asked } : {}), ...(told.length > 0 ? { tells: told } : {}) };
   batches.forEach((batch, i) => send({ t: "replies", rss, replies: batch, ...(i === batches.length - 1 ? extra : {}) }));
+}
+
+// Read at most every RSS_EVERY_MS: reading it is a read of /proc, and under load replies go out
+// hundreds of times a second; the host only compares it with a bound measured in hundreds of MB.
+const RSS_EVERY_MS = 100;
+let rssRead = { at: -Infinity, bytes: 0 };
+function currentRss(): number {
+  const now = performance.now();
+  if (now - rssRead.at >= RSS_EVERY_MS) rssRead = { at: now, bytes: process.memoryUsage.rss() };
+  return rssRead.bytes;
 }
 
 // Serialising happens inside process.send and throws synchronously (a value too deep or too

@@ -61,11 +61,29 @@ export function decodeUtf8(bytes) {
   return call("decode", bytes, false, false);
 }
 
+/** a Response of what the runner fetched (sandbox/fetch.ts forIsolate): its body as bytes, or as text */
+let fromRunner;
+
 export class Response {
+  /** the body's bytes; undefined while it is held as #text (made from it when code asks for bytes) */
   #bytes;
+  /** the body as the runner sent it when it is UTF-8 text: text() and json() read it as it is */
+  #text;
   #used = false;
   #empty;
   #stream;
+
+  static {
+    fromRunner = (raw) => {
+      const res = new Response(null, raw);
+      res.#empty = false;
+      if (typeof raw.text === "string") {
+        res.#text = raw.text;
+        res.#bytes = undefined;
+      } else res.#bytes = raw.body;
+      return res;
+    };
+  }
 
   constructor(body = null, init = {}) {
     this.#empty = body === null || body === undefined;
@@ -101,6 +119,10 @@ export class Response {
   #take() {
     if (this.#used) throw new TypeError("Body is unusable: Body has already been read");
     this.#used = true;
+    return this.#bytesNow();
+  }
+  #bytesNow() {
+    if (this.#bytes === undefined) this.#bytes = call("encode", this.#text);
     return this.#bytes;
   }
   async bytes() {
@@ -110,6 +132,10 @@ export class Response {
     return this.#take().slice().buffer;
   }
   async text() {
+    if (this.#bytes === undefined && !this.#used) {
+      this.#used = true;
+      return this.#text;
+    }
     return decodeUtf8(this.#take());
   }
   async json() {
@@ -117,7 +143,7 @@ export class Response {
   }
   clone() {
     if (this.#used) throw new TypeError("Response.clone: Body has already been consumed.");
-    const r = new Response(this.#bytes.slice(), this);
+    const r = new Response(this.#bytesNow().slice(), this);
     r.url = this.url;
     r.redirected = this.redirected;
     return r;
@@ -159,5 +185,5 @@ export async function fetch(input, init = {}) {
     throw new TypeError("Request with HEAD method cannot have body.");
   }
   const raw = await callAsync("fetch", { url, method, headers: [...headers], body });
-  return new Response(raw.body, raw);
+  return fromRunner(raw);
 }
