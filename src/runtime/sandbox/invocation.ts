@@ -31,6 +31,12 @@ export function invocationError(name: unknown, message: unknown, stack: unknown)
   };
 }
 
+/**
+ * Why an ended invocation's fetches are cut: made once. abort() without a reason builds a new
+ * DOMException, stack trace included, at the end of every invocation that fetched.
+ */
+const ENDED = Object.assign(new Error("the invocation ended"), { name: "AbortError" });
+
 export class Invocation {
   readonly limits: InvokeLimits;
   readonly db: DbState;
@@ -226,7 +232,7 @@ export class Invocation {
     this.#ended = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    this.#abort?.abort();
+    this.#abort?.abort(ENDED);
     this.#sockets?.closeAll();
   }
 }
