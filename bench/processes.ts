@@ -47,9 +47,10 @@ function stopper(child: ChildProcess) {
     });
 }
 
-export async function startBare(): Promise<Running> {
+/** A yardstick server of this folder in its own process: bare-server.ts, or another (bare-io-server.ts). */
+export async function startBare(script = "bare-server.ts"): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(import.meta.dirname, "bare-server.ts")], {
+  const child = spawn(process.execPath, [join(import.meta.dirname, script)], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });

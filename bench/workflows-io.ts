@@ -117,18 +117,24 @@ export async function manyAwaiting(api: Api, servicePid: number, slow: SlowApi, 
 export const SLOW_API_DELAY_MS = SLOW_DELAY_MS;
 
 /** the I/O rows of the bench's table */
-export function ioRows(o: { connections: number; ours: number[]; theirs: number[] | undefined; ourFailures: string; many: ManyResult | undefined; manyFailed: string }): Check[] {
+export function ioRows(o: { connections: number; ours: number[]; theirs: number[] | undefined; bare: number[]; ourFailures: string; many: ManyResult | undefined; manyFailed: string }): Check[] {
   const limit = o.connections / ((IO_STEPS * API_DELAY_MS) / 1000);
   const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? NaN;
   const ours = median(o.ours);
   const theirs = o.theirs && o.theirs.length > 0 ? median(o.theirs) : undefined;
+  const bare = median(o.bare);
   const fixed = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
   return [
     { metric: `I/O: physical limit, ${o.connections} conn / (${IO_STEPS} x ${API_DELAY_MS} ms)`, value: `${int(limit)} runs/s` },
+    {
+      metric: `I/O: bare Node, the same ${IO_STEPS} fetches awaited in turn (no sandbox, nothing durable): runs/s`,
+      value: `${int(bare)} (rounds ${o.bare.map((r) => int(r)).join(" / ")}) = ${fixed(bare / limit)}x the physical limit`,
+    },
     { metric: `I/O: Tributary, ${IO_STEPS} steps each awaiting the API: completed runs/s`, value: `${int(ours)} (rounds ${o.ours.map((r) => int(r)).join(" / ")})` },
     { metric: "I/O: Restate, the same calls in ctx.run: completed runs/s", value: theirs === undefined ? "SKIPPED" : `${int(theirs)} (rounds ${o.theirs!.map((r) => int(r)).join(" / ")})` },
     { metric: "I/O: Tributary errors, non-2xx, 2xx without the value", value: o.ourFailures, target: "0, 0, 0", pass: o.ourFailures === "0, 0, 0" },
     { metric: "I/O: Tributary : physical limit", value: `${fixed(ours / limit)}x`, target: ">= 0.8x", pass: ours / limit >= 0.8 },
+    { metric: "I/O: Tributary : bare Node", value: `${fixed(ours / bare)}x` },
     { metric: "I/O: Tributary : Restate completed runs/s", value: theirs === undefined ? "unknown (Restate skipped)" : `${fixed(ours / theirs)}x`, target: ">= 1.0x", pass: theirs !== undefined && ours / theirs >= 1 },
     {
       metric: `${int(MANY)} runs awaiting a ${SLOW_DELAY_MS / 1000} s call, sent at once (a service of their own)`,

@@ -493,6 +493,10 @@ export async function benchWorkflows(seconds: number, opts: { restateFsync?: str
   const ioApi: SlowApi = await startSlowApi(API_DELAY_MS);
   const slowApi: SlowApi = await startSlowApi(SLOW_API_DELAY_MS);
   const service = await startService(adminKey, { TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${ioApi.port},127.0.0.1:${slowApi.port}` });
+  // the I/O yardstick: the same 3 awaited calls in bare Node, measured in each round beside ours
+  const bareIo = await startBare("bare-io-server.ts");
+  const bareIoTarget: Target = { url: bareIo.url, body: JSON.stringify({ n: INPUT, url: ioApi.url }), expected: INPUT + 3 };
+  const bareIoLoops: Closed[] = [];
   const ours = newTally();
   const theirs = newTally();
   let runRecord: string;
@@ -504,6 +508,7 @@ export async function benchWorkflows(seconds: number, opts: { restateFsync?: str
     const their = restate ? restateSystem(restate, ioApi.url) : undefined;
     // what each system does for one run, read back from its own records
     await warmUp(our, seconds);
+    await sequential(bareIoTarget, 10);
     runRecord = await ourRunRecord(api, threeId);
     if (their && restate) {
       try {
@@ -516,6 +521,7 @@ export async function benchWorkflows(seconds: number, opts: { restateFsync?: str
     for (let i = 1; i <= ROUNDS; i++) {
       console.log(`  (round ${i} of ${ROUNDS}: Tributary${their && !theirs.failed ? ", Restate" : ""})`);
       await round(our, seconds, ours);
+      bareIoLoops.push(await closedLoop(bareIoTarget, seconds, [bareIo.child.pid!]));
       if (their && !theirs.failed) {
         await sleep(1000);
         try {
@@ -528,6 +534,7 @@ export async function benchWorkflows(seconds: number, opts: { restateFsync?: str
     }
   } finally {
     await service.stop();
+    await bareIo.stop();
     await restate?.stop();
     await ioApi.stop();
   }
@@ -613,6 +620,7 @@ export async function benchWorkflows(seconds: number, opts: { restateFsync?: str
       connections: MAIN_CONNECTIONS,
       ours: ours.io.map((c) => c.good / c.seconds),
       theirs: have ? theirs.io.map((c) => c.good / c.seconds) : undefined,
+      bare: bareIoLoops.map((c) => c.good / c.seconds),
       ourFailures: `${int(ours.io.reduce((n, c) => n + c.errors, 0))}, ${int(ours.io.reduce((n, c) => n + c.non2xx, 0))}, ${int(ours.io.reduce((n, c) => n + c.badBody, 0))}`,
       many,
       manyFailed,
