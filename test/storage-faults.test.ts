@@ -1,7 +1,7 @@
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, statfsSync, writeFileSync, writeSync } from "node:fs";
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -237,7 +237,11 @@ test("service: a full disk answers 503 storage_unavailable with Retry-After, /he
   if (onPostgres) return t.skip(SQLITE_ONLY);
   const problem = cannotMount();
   if (problem) return t.skip(problem);
-  const dir = tmpfs(t, "size=4m");
+  // 16 MiB, though the filler takes all of it: once the filler goes, what the service wrote
+  // meanwhile (big requests accepted before the disk was full, their events, the WAL) must leave
+  // well over /healthz's 1 MiB floor free, or /healthz rightly stays 503. (On 4 MiB this test
+  // once timed out on a loaded CI machine waiting for /healthz 200; the failure now says why.)
+  const dir = tmpfs(t, "size=16m");
   const key = "full-disk-admin-key";
   const s = await startMain({ TRIBUTARY_DATA_DIR: dir, TRIBUTARY_ADMIN_KEY: key });
   // registered after the tmpfs one, so it runs first: the process must be gone before umount
@@ -291,7 +295,21 @@ test("service: a full disk answers 503 storage_unavailable with Retry-After, /he
   assert.equal((await api("GET", `/v1/sources/${source.body.data.id}/event_summaries`)).status, 200);
 
   rmSync(filler);
-  await waitFor(async () => (await fetch(`${s.url}/healthz`)).status === 200 || undefined, 30_000, "/healthz 200 again");
+  let lastHealth = "";
+  try {
+    await waitFor(
+      async () => {
+        const res = await fetch(`${s.url}/healthz`);
+        lastHealth = `${res.status} ${await res.text()}`;
+        return res.status === 200 || undefined;
+      },
+      30_000,
+      "/healthz 200 again",
+    );
+  } catch (e) {
+    const room = statfsSync(dir);
+    throw new Error(`${(e as Error).message}; /healthz last said ${lastHealth}; ${room.bavail * room.bsize} bytes free; service output:\n${s.output().slice(-2000)}`, { cause: e });
+  }
   const created = await api("POST", "/v1/users", { username: "afterfull", email: "afterfull@example.com" });
   assert.equal(created.status, 200, created.text);
   assert.equal((await post(3)).status, 200);
