@@ -86,11 +86,15 @@ datastores.command("create <name>").description("create a data store and print i
   .action(async (n, o) => (await import("./commands/stores.ts")).createDataStore(n, { ...datastores.opts(), ...o }));
 program.command("records <store>").description("a data store's records, in key order").option("--prefix <p>", "only keys starting with P").option("--limit <n>").option(...json)
   .action(async (id, o) => (await import("./commands/stores.ts")).records(id, o));
-const accounts = program.command("accounts").description("connected accounts (list them with `tributary list accounts`)");
+const accounts = program.command("accounts").description("connected accounts: connect, reconnect, show, events-url (list them with `tributary list accounts`)");
 accounts.command("connect <app>").description("connect an account with OAuth: prints the provider's page (and opens it on a terminal), waits until you authorized").option("--name <name>", "the account's name").option("--scope <scope>", "a scope to ask for instead of the app's; repeatable", collect).option("--no-open", "don't open a browser").option(...json)
   .action(async (app, o) => (await import("./commands/accounts.ts")).connect(app, o));
 accounts.command("reconnect <account>").description("authorize an OAuth account again (new tokens, status ok)").option("--scope <scope>", "a scope to ask for; repeatable", collect).option("--no-open", "don't open a browser").option(...json)
   .action(async (id, o) => (await import("./commands/accounts.ts")).reconnect(id, o));
+accounts.command("show <account>").description("an account: its app, status, auth's field names and events URL").option(...json)
+  .action(async (id, o) => (await import("./commands/account-show.ts")).showAccount(id, o));
+accounts.command("events-url <account>").description("the URL where the app sends the account's events (paste it at the app); --new replaces it").option("--new", "replace it with a new URL: the old one answers 404 from then on").option(...json)
+  .action(async (id, o) => (await import("./commands/account-show.ts")).eventsUrl(id, o));
 const users = program.command("users").description("user administration (admin key)");
 users.command("create <username> <email>").description("create a user and print its API key").option(...json)
   .action(async (u, e, o) => (await import("./commands/misc.ts")).createUser(u, e, o));

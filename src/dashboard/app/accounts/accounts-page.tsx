@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { Badge, Button, Group, Paper, Stack, Table, Text, Tooltip } from "@mantine/core";
 import { useSession } from "../session-context.ts";
 import { usePaged } from "../hooks/use-paged.ts";
@@ -13,10 +13,13 @@ import { formatWhen } from "../time-format.ts";
 import { OAuthAppsPanel } from "./oauth-apps-panel.tsx";
 import { ManualAccountForm } from "./manual-account-form.tsx";
 import { useOAuthFlow } from "./use-oauth-flow.ts";
+import { AccountEventsUrl } from "./account-events-url.tsx";
 
 // Connected accounts (apn_…): an app's credentials, sealed at rest and never shown again, that
 // components' app props use. OAuth ones are connected at the provider and refreshed by the
-// service; one whose refresh was refused is marked, with a Reconnect button.
+// service; one whose refresh was refused is marked, with a Reconnect button. Under each, the
+// events URL its app posts to (account-events-url.tsx), on a row of its own: it is long. On a
+// narrow screen the table scrolls inside its frame, so New URL stays reachable.
 
 interface AccountRowData {
   id: string;
@@ -27,6 +30,7 @@ interface AccountRowData {
   status: "ok" | "error";
   status_reason?: string;
   expires_at_ms?: number;
+  events_url: string | null;
 }
 
 function StatusCell({ a }: { a: AccountRowData }) {
@@ -85,50 +89,59 @@ export function AccountsPage() {
         {list.data?.length === 0 && <EmptyState title="No accounts yet" text="Connect one above; a component with an app prop can then be deployed with it." />}
         {list.data && list.data.length > 0 && (
           <Paper withBorder>
-            <Table verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>App</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Fields</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {(list.data as AccountRowData[]).map((a) => (
-                  <Table.Tr key={a.id} data-testid={`account-${a.id}`}>
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {a.name}
-                      </Text>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {a.id}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{a.app}</Table.Td>
-                    <Table.Td>
-                      <StatusCell a={a} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs" ff="monospace">
-                        {a.auth_fields.join(", ")}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        {a.oauth && (
-                          <Button size="xs" variant={a.status === "error" ? "filled" : "default"} onClick={() => reconnect(a)} disabled={flow.waiting !== undefined}>
-                            Reconnect
-                          </Button>
-                        )}
-                        <ConfirmButton label="Delete" title={`Delete ${a.name}?`} text="Its credentials are deleted; sources that use this account lose access to the app." onConfirm={() => remove(a.id)} />
-                      </Group>
-                    </Table.Td>
+            <Table.ScrollContainer minWidth={640} type="native">
+              <Table verticalSpacing="sm">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>App</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>Fields</Table.Th>
+                    <Table.Th />
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {(list.data as AccountRowData[]).map((a) => (
+                    <Fragment key={a.id}>
+                      <Table.Tr data-testid={`account-${a.id}`} style={{ borderBottom: 0 }}>
+                        <Table.Td>
+                          <Text size="sm" fw={500}>
+                            {a.name}
+                          </Text>
+                          <Text size="xs" c="dimmed" ff="monospace">
+                            {a.id}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>{a.app}</Table.Td>
+                        <Table.Td>
+                          <StatusCell a={a} />
+                        </Table.Td>
+                        <Table.Td>
+                          <Text size="xs" ff="monospace">
+                            {a.auth_fields.join(", ")}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td ta="right">
+                          <Group gap="xs" justify="flex-end" wrap="nowrap">
+                            {a.oauth && (
+                              <Button size="xs" variant={a.status === "error" ? "filled" : "default"} onClick={() => reconnect(a)} disabled={flow.waiting !== undefined}>
+                                Reconnect
+                              </Button>
+                            )}
+                            <ConfirmButton label="Delete" title={`Delete ${a.name}?`} text="Its credentials are deleted; sources that use this account lose access to the app." onConfirm={() => remove(a.id)} />
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                      <Table.Tr>
+                        <Table.Td colSpan={5} pt={0}>
+                          <AccountEventsUrl account={a} onChanged={() => list.reload()} />
+                        </Table.Td>
+                      </Table.Tr>
+                    </Fragment>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           </Paper>
         )}
         <LoadMore list={list} noun="accounts" />
