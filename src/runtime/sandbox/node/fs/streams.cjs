@@ -9,6 +9,31 @@ const { state, contents, pathOf, fdOf } = require("./tree.cjs");
 const fdCalls = require("./fd-calls.cjs");
 const { later } = require("./forms.cjs");
 
+/**
+ * A stream's _construct: its descriptor opened (or the one it was given, its path read from it),
+ * checked by `check`, then "open" and "ready" as Node's streams say them.
+ */
+function openFor(stream, mode, callback, check) {
+  try {
+    if (stream.fd === null) stream.fd = fdCalls.open(stream.path, stream.flags);
+    else stream.path ??= fdOf(stream.fd, mode).path;
+    check(fdOf(stream.fd, mode));
+  } catch (e) {
+    return void callback(e);
+  }
+  stream.pending = false;
+  callback();
+  stream.emit("open", stream.fd);
+  stream.emit("ready");
+}
+
+/** A stream's _destroy: its descriptor goes with it. */
+function release(stream, err, callback) {
+  if (typeof stream.fd === "number") state().fds.delete(stream.fd);
+  stream.fd = null;
+  callback(err);
+}
+
 class ReadStream extends Readable {
   constructor(path, options) {
     const o = typeof options === "string" ? { encoding: options } : options ?? {};
@@ -23,17 +48,9 @@ class ReadStream extends Readable {
     this.pending = true;
   }
   _construct(callback) {
-    try {
-      if (this.fd === null) this.fd = fdCalls.open(this.path, this.flags);
-      else this.path ??= fdOf(this.fd, "read").path;
-      if (fdOf(this.fd, "read").node.dir) throw fsError("EISDIR", "read");
-    } catch (e) {
-      return void callback(e);
-    }
-    this.pending = false;
-    callback();
-    this.emit("open", this.fd);
-    this.emit("ready");
+    openFor(this, "read", callback, (fd) => {
+      if (fd.node.dir) throw fsError("EISDIR", "read");
+    });
   }
   _read(size) {
     let data;
@@ -50,9 +67,7 @@ class ReadStream extends Readable {
     this.push(chunk);
   }
   _destroy(err, callback) {
-    if (typeof this.fd === "number") state().fds.delete(this.fd);
-    this.fd = null;
-    callback(err);
+    release(this, err, callback);
   }
   close(cb) {
     if (typeof cb === "function") this.once("close", () => cb());
@@ -72,17 +87,9 @@ class WriteStream extends Writable {
     this.pending = true;
   }
   _construct(callback) {
-    try {
-      if (this.fd === null) this.fd = fdCalls.open(this.path, this.flags);
-      else this.path ??= fdOf(this.fd, "write").path;
-      if (typeof this.start === "number") fdOf(this.fd, "write").pos = this.start;
-    } catch (e) {
-      return void callback(e);
-    }
-    this.pending = false;
-    callback();
-    this.emit("open", this.fd);
-    this.emit("ready");
+    openFor(this, "write", callback, (fd) => {
+      if (typeof this.start === "number") fd.pos = this.start;
+    });
   }
   _write(chunk, encoding, callback) {
     try {
@@ -94,9 +101,7 @@ class WriteStream extends Writable {
     callback();
   }
   _destroy(err, callback) {
-    if (typeof this.fd === "number") state().fds.delete(this.fd);
-    this.fd = null;
-    callback(err);
+    release(this, err, callback);
   }
   close(cb) {
     if (typeof cb === "function") {
