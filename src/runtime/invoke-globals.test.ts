@@ -42,6 +42,7 @@ before(async () => {
     // bodies text() reads differently from bytes(): a byte order mark, bytes that aren't UTF-8
     if (req.url === "/bom") return void res.writeHead(200).end(Buffer.from([0xef, 0xbb, 0xbf, 0x68, 0x69]));
     if (req.url === "/latin1") return void res.writeHead(200).end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    if (req.url === "/teapot") return void res.writeHead(418, "Short And Stout").end();
     if (req.url === "/missing") return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"nope"}');
     let body = "";
     req.on("data", (c) => (body += c));
@@ -129,19 +130,20 @@ describe("invoke: sandbox globals and provided modules", () => {
     });
   });
 
-  it("fetch decodes a gzip body (raw deflate, two codings, a cut trailer too), lists each set-cookie, sends fetch's default headers, and cuts a body that inflates past the cap", async () => {
+  it("fetch decodes a gzip body (raw deflate, two codings, a cut trailer too), gives the server's reason phrase, lists each set-cookie, sends fetch's default headers, and cuts a body that inflates past the cap", async () => {
     const r = await run(`export default { async run(base) {
       const res = await fetch(base + "/gzip", { headers: { "user-agent": "mine" } });
       const body = await res.json();
       let bomb; try { await fetch(base + "/bomb"); } catch (e) { bomb = e.name + ": " + e.message; }
       const text = async (path, init) => (await fetch(base + path, init)).text();
       const others = [await text("/raw-deflate"), await text("/twice"), await text("/cut"), await text("/range", { headers: { range: "bytes=0-3" } })];
-      this.$emit({ status: res.status, statusText: res.statusText, zipped: body.zipped, ua: body.headers["user-agent"], accept: body.headers.accept,
+      const teapot = await fetch(base + "/teapot");
+      this.$emit({ status: res.status, statusText: res.statusText, teapot: [teapot.status, teapot.statusText], zipped: body.zipped, ua: body.headers["user-agent"], accept: body.headers.accept,
         encoding: body.headers["accept-encoding"], cookies: res.headers.getSetCookie(), bomb, others });
     } }`, { event: origin, fetchAllow: allow });
     assert.equal(r.error, undefined, r.error?.message);
     assert.deepEqual(events(r)[0], {
-      status: 200, statusText: "OK", zipped: true, ua: "mine", accept: "*/*", encoding: "gzip, deflate",
+      status: 200, statusText: "OK", teapot: [418, "Short And Stout"], zipped: true, ua: "mine", accept: "*/*", encoding: "gzip, deflate",
       cookies: ["a=1", "b=2"], bomb: "RangeError: response body is larger than 10485760 bytes",
       others: ["raw", "twice", "cut short", "identity"],
     });

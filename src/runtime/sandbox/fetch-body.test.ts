@@ -29,3 +29,29 @@ test("codings are undone last first; an unknown one leaves the body as it came",
   const unknown = decodedBody(Readable.from([Buffer.from("zzz")]), "gzip, compress");
   assert.equal(Buffer.from(await readCapped(unknown, NaN)).toString(), "zzz");
 });
+
+test("a body cut off mid-way (an error, or closed before its end) fails as fetch's 'terminated'; what it held is given back", async () => {
+  const failing = new PassThrough();
+  const failed = readCapped(failing, NaN);
+  failing.write(Buffer.alloc(1000));
+  await new Promise((r) => setImmediate(r));
+  failing.destroy(new Error("socket hang up"));
+  await assert.rejects(failed, (e: Error) => e instanceof TypeError && e.message === "terminated" && (e.cause as Error).message === "socket hang up");
+  const closing = new PassThrough();
+  const closed = readCapped(closing, NaN);
+  closing.write("partial");
+  await new Promise((r) => setImmediate(r));
+  closing.destroy();
+  await assert.rejects(closed, (e: Error) => e instanceof TypeError && e.message === "terminated");
+  assert.equal(heldBytes(), 0);
+});
+
+test("a body over the cap fails with a RangeError, whether its length is declared or only found while reading", async () => {
+  await assert.rejects(readCapped(Readable.from([Buffer.from("x")]), 11 * MB), RangeError);
+  const big = new PassThrough();
+  const read = readCapped(big, NaN);
+  big.write(Buffer.alloc(6 * MB));
+  big.write(Buffer.alloc(6 * MB));
+  await assert.rejects(read, /larger than 10485760 bytes/);
+  assert.equal(heldBytes(), 0);
+});

@@ -117,8 +117,8 @@ export async function sandboxFetch(req: SandboxRequest, allow: readonly string[]
     const noBody = method === "HEAD" || res.statusCode === 204 || res.statusCode === 304;
     return {
       status: res.statusCode,
-      // undici's request() doesn't give the reason phrase the server sent: its standard one
-      statusText: STATUS_CODES[res.statusCode] ?? "",
+      // the reason phrase the server sent, as fetch gives it (HTTP/2 has none: the standard one)
+      statusText: res.statusText || (STATUS_CODES[res.statusCode] ?? ""),
       url: url.href,
       redirected: hop > 0,
       headers: headerPairs(res.headers),
