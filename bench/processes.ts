@@ -59,13 +59,13 @@ export async function startBare(script = "bare-server.ts"): Promise<Running> {
   return { url, child, stop: stopper(child) };
 }
 
-/** The real service (`src/main.ts`) in its own process on a fresh data dir. */
-export async function startService(adminKey: string, env: Record<string, string> = {}): Promise<Running> {
+/** The real service (`src/main.ts` of this checkout, or of the checkout at `root`) in its own process on a fresh data dir. */
+export async function startService(adminKey: string, env: Record<string, string> = {}, root = join(import.meta.dirname, "..")): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "tributary-bench-"));
   // BENCH_NODE_ARGS: Node flags for the service (--cpu-prof, --trace-gc, ...); its stdout is then shown
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, join(import.meta.dirname, "../src/main.ts")], {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, "src/main.ts")], {
     env: { ...process.env, PORT: String(port), TRIBUTARY_DATA_DIR: dataDir, TRIBUTARY_ADMIN_KEY: adminKey, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", nodeArgs.length > 0 ? "inherit" : "ignore", "inherit"],
   });

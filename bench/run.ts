@@ -4,6 +4,7 @@ import { benchCluster } from "./cluster.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchEnv } from "./env.ts";
 import { benchIngest } from "./ingest.ts";
+import { benchIoAb } from "./io-ab.ts";
 import { benchIoBreakdown } from "./io-breakdown.ts";
 import { benchOverload } from "./overload.ts";
 import { benchPackages } from "./packages.ts";
@@ -15,7 +16,7 @@ import { benchSse } from "./sse.ts";
 import { benchTimers } from "./timers.ts";
 import { benchWorkflows } from "./workflows.ts";
 
-// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev,reads,overload,fanout,peers,workflows,io-breakdown,sockets,oauth,env]`:
+// `npm run bench [-- --seconds=N] [-- --only=api,ingest,sse,timers,deliveries,packages,cli-dev,reads,overload,fanout,peers,workflows,io-breakdown,io-ab,sockets,oauth,env]`:
 // every figure beside a bare node:http server measured in the same run, so the ratios survive a noisy machine. Each bench
 // starts its own service (fresh data dir) and stops it. Without --seconds the API, ingest and
 // live-latency benches load for 10 s each, the timers bench measures a 30 s window, the
@@ -55,6 +56,8 @@ const benches: Record<string, () => Promise<void>> = {
   workflows: () => benchWorkflows(seconds(10), { restateFsync: arg("restate-fsync"), suspended: num("suspended", 100_000), delaySeconds: num("delay", 90) }),
   // where an I/O-bound workflow run's CPU and wall time go; --connections=N (default 50)
   "io-breakdown": () => benchIoBreakdown(seconds(10), num("connections", 50)),
+  // this checkout against --against=REF, --rounds=N rounds of fresh services (io-ab.ts)
+  "io-ab": () => benchIoAb(arg("against"), num("rounds", 4), seconds(5)),
   packages: () => benchPackages(seconds(10)),
   // five saves under `tributary dev`; not a load test, so --seconds doesn't apply
   "cli-dev": () => benchCliDev(),
