@@ -121,3 +121,88 @@ describe("a wait ends once", () => {
     assert.equal(after_.get(run.id), 1);
   });
 });
+
+describe("a cancel through the API stops a running run at its next step boundary", () => {
+  /** steps: `before` (if any), then one that waits on the receiver's held `holdPath`, then one that leaves a mark */
+  async function holdingWorkflow(user: User, holdPath: string, before?: string): Promise<any> {
+    receiver.holding.add(holdPath);
+    const steps = [
+      ...(before === undefined ? [] : [{ name: "pause", code: step(before) }]),
+      { name: "hold", code: step(`await (await fetch("${receiverUrl}${holdPath}")).text(); return "held";`) },
+      { name: "after", code: step(`await (await fetch("${receiverUrl}/" + steps.trigger.context.id)).text();`) },
+    ];
+    const res = await t.request("POST", "/v1/workflows", { key: user.key, body: { name: "cancel-running", trigger: { type: "http" }, steps } });
+    assert.equal(res.status, 200, res.text);
+    return res.body.data;
+  }
+
+  /** cancels the run while its held step runs: 200, the step finishes, nothing after it runs */
+  async function cancelWhileHeld(user: User, runId: string, holdPath: string): Promise<void> {
+    await waitFor(async () => (receiver.hits.get(holdPath) ?? 0) > 0 || undefined, 15_000, "the held step to start");
+    const res = await t.request("POST", `/v1/runs/${runId}/cancel`, { key: user.key });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.status, "cancelled");
+    receiver.release();
+    const final = await ended(user, runId);
+    assert.equal(final.status, "cancelled");
+    const hold = final.steps.find((s: any) => s.name === "hold");
+    await waitFor(async () => {
+      const run = (await t.request("GET", `/v1/runs/${runId}?expand=steps`, { key: user.key })).body.data;
+      return run.steps.find((s: any) => s.name === "hold").status === "succeeded" || undefined;
+    }, 15_000, "the held step to commit what it did");
+    assert.ok(hold, "the held step is in the record");
+    assert.equal(after_.get(runId) ?? 0, 0, "nothing after the cancelled step ran");
+    receiver.holding.delete(holdPath);
+  }
+
+  it("during the first step of a run started from the queue (run now)", async () => {
+    const user = await t.newUser();
+    const w = await holdingWorkflow(user, "/hold-run-now");
+    const started = await t.request("POST", `/v1/workflows/${w.id}/run`, { key: user.key, body: { event: { n: 1 } } });
+    assert.equal(started.status, 202, started.text);
+    await cancelWhileHeld(user, started.body.data.run_id, "/hold-run-now");
+  });
+
+  it("during the step after a delay that ended by itself", async () => {
+    const user = await t.newUser();
+    const w = await holdingWorkflow(user, "/hold-after-delay", "$.flow.delay(20);");
+    assert.equal((await t.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body: {} })).status, 200);
+    const run = await waitFor(async () => (await t.request("GET", `/v1/workflows/${w.id}/runs`, { key: user.key })).body.data[0], 15_000, "the run");
+    await cancelWhileHeld(user, run.id, "/hold-after-delay");
+  });
+});
+
+describe("a cancel URL ends the one wait it was given out for", () => {
+  it("the cancel URL of a wait that was resumed is a 409 when the run waits again later; the later wait's own URL cancels", async () => {
+    const user = await t.newUser();
+    const suspendStep = step(`const u = $.flow.suspend(); $.export("urls", u);`);
+    const res = await t.request("POST", "/v1/workflows", {
+      key: user.key,
+      body: {
+        name: "two-waits",
+        trigger: { type: "http" },
+        steps: [
+          { name: "first", code: suspendStep },
+          { name: "second", code: suspendStep },
+          { name: "act", code: step(`await (await fetch("${receiverUrl}/" + steps.trigger.context.id)).text();`) },
+        ],
+      },
+    });
+    assert.equal(res.status, 200, res.text);
+    const run = await suspendedRun(user, res.body.data);
+    const first = run.steps[0].exports.urls;
+    assert.equal((await t.request("POST", new URL(first.resume_url).pathname, { key: null, body: {} })).status, 200);
+    const second = await waitFor(async () => {
+      const now = (await t.request("GET", `/v1/runs/${run.id}?expand=steps`, { key: user.key })).body.data;
+      return now.status === "suspended" && now.steps[1].status === "suspended" ? now.steps[1].exports.urls : undefined;
+    }, 15_000, "the run to wait at its second step");
+    const stale = await t.request("POST", new URL(first.cancel_url).pathname, { key: null });
+    assertErrorEnvelope(stale, 409, "conflict");
+    assert.match(stale.body.error.message, /not waiting for this URL/);
+    assert.equal((await t.request("GET", `/v1/runs/${run.id}`, { key: user.key })).body.data.status, "suspended", "the stale URL changed nothing");
+    assert.equal((await t.request("POST", new URL(second.cancel_url).pathname, { key: null })).status, 200);
+    const final = await ended(user, run.id);
+    assert.equal(final.status, "cancelled");
+    assert.equal(after_.get(run.id) ?? 0, 0, "the step after the second wait never ran");
+  });
+});

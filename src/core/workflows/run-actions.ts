@@ -110,9 +110,9 @@ export class RunActions {
    * and a cancel sent at once (on any nodes) exactly one wins; the other is a 409 saying what
    * happened (run-machine.ts `outsideChange`).
    */
-  async cancel(run: RunRow, byUrl = false): Promise<void> {
+  async cancel(run: RunRow, url?: { idx: number; runs: number }): Promise<void> {
     for (let row: RunRow | undefined = run, tries = 0; row; tries++) {
-      const change = outsideChange(row, { type: "cancel", byUrl }, Date.now());
+      const change = outsideChange(row, { type: "cancel", ...(url ? { url } : {}) }, Date.now());
       if (!change.ok) throw new AppError("conflict", change.conflict);
       if (await this.#d.store.runs.cancel(row.id, change.from, Date.now(), STEPS_AT_END)) {
         this.#d.runtime.runChanged(row.workflow_id, row.id, true);
@@ -132,7 +132,7 @@ export class RunActions {
     const named = runId.startsWith("r_") ? checkWaitKey(this.#d.secrets, runId, key) : undefined;
     const run = named ? await this.#d.store.runs.byId(runId) : undefined;
     if (!named || !run) throw notFound("run");
-    if (action === "cancel") await this.cancel(run, true);
+    if (action === "cancel") await this.cancel(run, named);
     else await this.#resume(run, { type: "resume", request: JSON.stringify(request), url: named });
     return run;
   }
