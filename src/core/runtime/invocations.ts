@@ -311,7 +311,8 @@ export class Invocations {
     const usage = this.#d.usage.add(t.user, r.wallMs, step && !step.countsRun ? 0 : 1);
     // a workflow step's commit writes its run's state with its events (each step commits before the next)
     const record = step?.settle(r, Date.now());
-    const trimRunsTo = record && step!.newRun && this.#runTrims.due(record.run.workflow_id) ? this.#d.runRetention : undefined;
+    // at a run's first step wherever it runs: a run started by Run now, a replay or a retry starts from the queue
+    const trimRunsTo = record && step!.countsRun && this.#runTrims.due(record.run.workflow_id) ? this.#d.runRetention : undefined;
     const { events: rows, delivered, part } = resultPart({ t, state, ctx, result: r, opts, record, usage, rows: this.#rows, version: this.#d.version, trimRunsTo, now: Date.now() });
     const staged = this.#stage(t, state, rows, delivered, subs, opts.delivery?.hops ?? 0, part, ctx);
     const sends = record?.sends;
