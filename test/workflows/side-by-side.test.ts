@@ -36,10 +36,10 @@ const callsApi = (name: string) => ({
   code: `export default { async run({ steps }) { const r = await fetch("${slowUrl}/${name}"); return (await r.json()).ok; } };`,
 });
 
-async function runAll(user: User, settings: unknown, n: number): Promise<any[]> {
+async function runAll(user: User, settings: unknown, n: number, steps: unknown[] = [callsApi("one"), callsApi("two")]): Promise<any[]> {
   const created = await t.request("POST", "/v1/workflows", {
     key: user.key,
-    body: { name: "api", trigger: { type: "http" }, steps: [callsApi("one"), callsApi("two")], ...(settings ? { settings } : {}) },
+    body: { name: "api", trigger: { type: "http" }, steps, ...(settings ? { settings } : {}) },
   });
   assert.equal(created.status, 200, created.text);
   const w = created.body.data;
@@ -72,5 +72,14 @@ describe("runs side by side", () => {
     const runs = await runAll(user, { concurrency: 1 }, 5);
     const spans = runs.map((r) => [r.steps[0].started_at_ms, r.steps[1].ended_at_ms] as const).sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `run ${i + 1} started after run ${i} ended`);
+  });
+
+  it("settings.concurrency: 1 holds for runs coming back from a wait: no step of one runs beside a step of another", async () => {
+    const user = await t.newUser();
+    // each run executes a moment, waits (not holding its place, so the next one starts), then calls the API
+    const pause = { name: "pause", code: "export default { async run({ $ }) { $.flow.delay(50); } };" };
+    const runs = await runAll(user, { concurrency: 1 }, 3, [pause, callsApi("work")]);
+    const spans = runs.flatMap((r) => r.steps.map((s: any) => [s.started_at_ms, s.ended_at_ms, `${r.id} ${s.name}`] as const)).sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `${spans[i]![2]} started before ${spans[i - 1]![2]} ended`);
   });
 });

@@ -9,6 +9,7 @@ import { phaseOf, transition, type Next, type RunEvent } from "./run-machine.ts"
 import { runsAgainLater } from "../runtime/poison.ts";
 import { waitUrls } from "./run-wait.ts";
 import { RunGate } from "./run-gate.ts";
+import { RunHolds } from "./run-holds.ts";
 import { sendRows } from "./run-sends.ts";
 
 // Runs a workflow run step by step (docs/writing-workflows.md): each step is an invocation of its own whose
@@ -71,6 +72,8 @@ export class RunDriver {
   readonly #cancelled = new Set<string>();
   /** settings.concurrency and rate of the workflows driven here */
   readonly #gate = new RunGate();
+  /** runs back from a wait that found their workflow full */
+  readonly #holds = new RunHolds();
 
   // A scan takes up hundreds of due runs at once; each claims its run and reads its steps. Those
   // reads and writes are gathered per turn of the event loop into one statement each (100,000
@@ -166,14 +169,22 @@ export class RunDriver {
         const admitted = this.#gate.tryStart(workflow, now);
         if (!admitted.ok) {
           if (admitted.retryAt !== null && fresh.wait !== null) {
-            await this.#d.store.runs.postpone(fresh.id, fresh.wait, admitted.retryAt);
+            await this.#d.store.runs.postpone(fresh.id, { status: fresh.status, wait: fresh.wait, due_at_ms: fresh.due_at_ms }, admitted.retryAt);
             this.#d.wake(admitted.retryAt);
           }
           return;
         }
-      } else if (!queued) {
-        // a run coming back from a wait had started before: it counts, but is not held back
-        this.#gate.busy(workflow);
+      } else if (!queued && !counted) {
+        // A run back from a wait wasn't executing while it waited: it goes on only while its
+        // workflow has room (settings.concurrency), else it waits a little longer (run-holds.ts).
+        // An orphan of a node that stopped was executing: it counts, and goes on.
+        if (!backFromWait(phase)) this.#gate.busy(workflow);
+        else if (this.#gate.tryContinue(workflow)) this.#holds.admitted(workflow.id, fresh.id);
+        else {
+          const retryAt = this.#holds.retryAt(workflow.id, fresh.id, now);
+          if (fresh.wait !== null && (await this.#d.store.runs.postpone(fresh.id, { status: fresh.status, wait: fresh.wait, due_at_ms: fresh.due_at_ms }, retryAt))) this.#d.wake(retryAt);
+          return;
+        }
       }
       counted = true;
       // claimed before anything runs: a resume URL or a cancel that comes now finds the run
@@ -256,10 +267,26 @@ export class RunDriver {
     if (RunGate.gated(target.workflow!)) void this.#startQueued(target);
   }
 
-  /** A run of a gated workflow ended here: its oldest queued runs that may start now, start. */
+  /**
+   * A run of a gated workflow ended here: a run held back on its way back from a wait goes on
+   * first (it had started); else its oldest queued runs that may start now, start.
+   */
   async #startQueued(target: Target): Promise<void> {
     const workflow = target.workflow!;
     if (this.#d.halted(workflow.id)) return;
+    try {
+      for (let id = this.#holds.next(workflow.id); id !== undefined; id = this.#holds.next(workflow.id)) {
+        const row = await this.#d.store.runs.byId(id);
+        const now = Date.now();
+        // still held (not taken up by its due time, cancelled or ended meanwhile): due now, and taken up here
+        if (!row || row.wait === null || row.due_at_ms === null || this.#inFlight.has(id)) continue;
+        if (!(await this.#d.store.runs.postpone(id, { status: row.status, wait: row.wait, due_at_ms: row.due_at_ms }, now))) continue;
+        void this.resume(target, { ...row, due_at_ms: now }).catch((e: unknown) => this.#d.log(e, `taking up held run ${id} failed`));
+        return;
+      }
+    } catch (e) {
+      this.#d.log(e, `reading the held runs of ${workflow.id} failed; they go on at their due time`);
+    }
     try {
       // oldest first, each counted in the gate before the next is looked at
       for (const row of await this.#d.store.runs.queued({ workflowId: workflow.id }, Date.now(), 8)) {
@@ -335,6 +362,15 @@ export class RunDriver {
 }
 
 
+
+/**
+ * Whether a run taken up in `phase` comes back from a wait to run a step: a delay, rerun or
+ * retry whose time came, or a suspension that was resumed (one that timed out only fails).
+ */
+function backFromWait(phase: ReturnType<typeof phaseOf>): boolean {
+  if (phase.kind === "delayed" || phase.kind === "rerunning" || phase.kind === "retrying") return true;
+  return phase.kind === "suspended" && phase.wait.resumed === true;
+}
 
 function emptyResult(): InvokeResult {
   return { emits: [], db: null, logs: [], emitErrors: [], wallMs: 0 };

@@ -33,6 +33,18 @@ export class RunGate {
     return { ok: true };
   }
 
+  /**
+   * Whether a run of `w` coming back from a wait may go on now: while it waited it didn't hold
+   * its place, and it doesn't execute beside `concurrency` others now (a rate limits starts, not
+   * this). If so it is counted, as tryStart counts.
+   */
+  tryContinue(w: WorkflowRow): boolean {
+    const limit = w.settings?.concurrency;
+    if (limit && (this.#active.get(w.id) ?? 0) >= limit) return false;
+    this.busy(w);
+    return true;
+  }
+
   /** a run of `w` that had started before is driven here from now until `idle` */
   busy(w: WorkflowRow): void {
     if (w.settings?.concurrency) this.#active.set(w.id, (this.#active.get(w.id) ?? 0) + 1);

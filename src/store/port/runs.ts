@@ -102,8 +102,13 @@ export interface RunStore {
    * of the partitions given.
    */
   queued(of: { workflowId: string } | { partitions: readonly number[] }, now: number, limit: number): Promise<RunRow[]>;
-  /** a queued run that may not start yet tries again at `dueAtMs` (when it still waits for `wait`) */
-  postpone(id: string, wait: string, dueAtMs: number): Promise<void>;
+  /**
+   * A waiting run that may not go on yet (a queued run, or one back from a wait while its
+   * workflow's concurrency is full) tries again at `dueAtMs`: only while its row is still as read
+   * (`from`: its status, wait and due time), so a run claimed, resumed or cancelled meanwhile
+   * keeps what that made it. Whether it was postponed.
+   */
+  postpone(id: string, from: { status: string; wait: string; due_at_ms: number | null }, dueAtMs: number): Promise<boolean>;
   /** live runs of the partitions whose due time has come, soonest first */
   due(partitions: readonly number[], now: number, limit: number): Promise<RunRow[]>;
   /**

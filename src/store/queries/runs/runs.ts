@@ -178,8 +178,16 @@ export function runQueries(db: Kysely<Database>): RunStore {
       q = "workflowId" in of ? q.where("workflow_id", "=", of.workflowId) : inPartitions(q, of.partitions);
       return (await q.orderBy("seq").limit(limit).execute()).map(toRun);
     },
-    async postpone(id, wait, dueAtMs) {
-      await db.updateTable("workflow_runs").set({ due_at_ms: dueAtMs }).where("id", "=", id).where("status", "=", "suspended").where("wait", "=", wait).execute();
+    async postpone(id, from, dueAtMs) {
+      const r = await db
+        .updateTable("workflow_runs")
+        .set({ due_at_ms: dueAtMs })
+        .where("id", "=", id)
+        .where("status", "=", from.status as RunRow["status"])
+        .where("wait", "=", from.wait)
+        .where((eb) => (from.due_at_ms === null ? eb("due_at_ms", "is", null) : eb("due_at_ms", "=", from.due_at_ms)))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
     },
     async claim(id, status, wait, now) {
       const r = await db
