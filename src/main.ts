@@ -1,10 +1,17 @@
 import { resolveConfig } from "./config.ts";
 import { buildApp } from "./app.ts";
+import { freePort } from "./lib/net/free-port.ts";
 
 // Starts the service: config → buildApp → listen; SIGTERM/SIGINT stop taking requests, finish
 // the ones in flight, close the store and exit 0.
 async function main(): Promise<void> {
-  const config = resolveConfig(process.env, process.argv.slice(2));
+  let config = resolveConfig(process.env, process.argv.slice(2));
+  // --port=0: the port is picked before the app is built, since the public URL it derives from
+  // the port is in what the app gives out (endpoint URLs, the links of $.flow, OAuth redirects)
+  if (config.port === 0 && !process.env.TRIBUTARY_PUBLIC_URL) {
+    const port = await freePort(config.host);
+    config = { ...config, port, publicUrl: config.publicUrl.replace(/:0$/, `:${port}`) };
+  }
   const app = await buildApp(config);
   const log = app.http.log;
   if (app.createdAdminKey) {

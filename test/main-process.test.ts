@@ -78,3 +78,24 @@ test("a bad setting stops the start with a clear message", async () => {
   assert.equal(await exitCode(child), 1);
   assert.match(err, /TRIBUTARY_STORE must be "sqlite" or "postgres"/);
 });
+
+test("--port=0 without TRIBUTARY_PUBLIC_URL: the URLs the service gives out name the port it listens on", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "tributary-main-"));
+  try {
+    const s = await start(dataDir, { TRIBUTARY_ADMIN_KEY: "port-zero-key", TRIBUTARY_PUBLIC_URL: "" });
+    const created = await fetch(`${s.url}/v1/workflows`, {
+      method: "POST",
+      headers: { authorization: "Bearer port-zero-key", "content-type": "application/json" },
+      body: JSON.stringify({ name: "zero", trigger: { type: "http" }, steps: [{ name: "one", code: "export default { async run() { return 1; } };" }] }),
+    });
+    assert.equal(created.status, 200, await created.clone().text());
+    const endpoint = ((await created.json()) as { data: { trigger: { endpoint_url: string } } }).data.trigger.endpoint_url;
+    assert.equal(new URL(endpoint).origin, s.url);
+    assert.equal((await fetch(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status, 200);
+    const stopped = exitCode(s.child);
+    s.child.kill("SIGTERM");
+    assert.equal(await stopped, 0);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
