@@ -82,4 +82,50 @@ describe("runs side by side", () => {
     const spans = runs.flatMap((r) => r.steps.map((s: any) => [s.started_at_ms, s.ended_at_ms, `${r.id} ${s.name}`] as const)).sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `${spans[i]![2]} started before ${spans[i - 1]![2]} ended`);
   });
+
+  it("settings.concurrency: runs start in the order they came, a run arriving after the limit was raised included", async () => {
+    // the API records the order the runs called it in; run 0's call is held until released
+    const order: number[] = [];
+    let releaseFirst = () => {};
+    const api = createServer((req, res) => {
+      const i = Number(req.url!.slice(1));
+      order.push(i);
+      if (i === 0) releaseFirst = () => res.end("{}");
+      else setTimeout(() => res.end("{}"), 50);
+    });
+    await new Promise<void>((r) => api.listen(0, "127.0.0.1", r));
+    const allow = `127.0.0.1:${(api.address() as AddressInfo).port}`;
+    const app = await startApp({ TRIBUTARY_FETCH_ALLOW: allow });
+    try {
+      const user = await app.newUser();
+      const created = await app.request("POST", "/v1/workflows", {
+        key: user.key,
+        body: {
+          name: "ordered",
+          trigger: { type: "http" },
+          settings: { concurrency: 1 },
+          steps: [{ name: "call", code: `export default { async run({ steps }) { await (await fetch("http://${allow}/" + steps.trigger.event.body.i)).text(); } };` }],
+        },
+      });
+      assert.equal(created.status, 200, created.text);
+      const w = created.body.data;
+      const send = async (i: number) => assert.equal((await app.request("POST", new URL(w.trigger.endpoint_url).pathname, { key: null, body: { i } })).status, 200);
+      const listed = () => app.request("GET", `/v1/workflows/${w.id}/runs?limit=100`, { key: user.key }).then((r) => r.body.data as any[]);
+      await send(0);
+      await waitFor(async () => order.length === 1 || undefined, 15_000, "run 0 to call the API");
+      for (const i of [1, 2, 3]) await send(i);
+      await waitFor(async () => (await listed()).filter((r) => r.status === "suspended").length === 3 || undefined, 15_000, "runs 1-3 to wait in the queue");
+      const raised = await app.request("PUT", `/v1/workflows/${w.id}`, { key: user.key, body: { settings: { concurrency: 2 } } });
+      assert.equal(raised.status, 200, raised.text);
+      await send(4);
+      releaseFirst();
+      await waitFor(async () => ((await listed()).filter((r) => r.status === "succeeded").length === 5 ? true : undefined), 30_000, "the 5 runs to end");
+      assert.deepEqual(order, [0, 1, 2, 3, 4]);
+    } finally {
+      releaseFirst();
+      await app.close();
+      api.closeAllConnections();
+      api.close();
+    }
+  });
 });

@@ -8,7 +8,7 @@ import { loadedRunState, newRunState, resultsBefore, takeRows, stepContext, type
 import { phaseOf, transition, type Next, type RunEvent } from "./run-machine.ts";
 import { runsAgainLater } from "../runtime/poison.ts";
 import { waitUrls } from "./run-wait.ts";
-import { RunGate } from "./run-gate.ts";
+import { RunGate, type Admission } from "./run-gate.ts";
 import { RunHolds } from "./run-holds.ts";
 import { sendRows } from "./run-sends.ts";
 
@@ -121,12 +121,19 @@ export class RunDriver {
       },
       this.#d.version,
     );
-    const admitted = this.#gate.tryStart(workflow, Date.now());
+    // behind runs already waiting for room it waits too, even with a place free now
+    const behind = this.#gate.queueAhead(workflow);
+    const admitted: Admission = behind ? { ok: false, retryAt: null } : this.#gate.tryStart(workflow, Date.now());
     if (!admitted.ok) {
       // it waits in the store, queued, consuming what triggered it: the rest wait durably in order
       const { next } = transition(workflow, state, { type: "turnedAway", retryAt: admitted.retryAt }, Date.now());
       await this.#d.settleOnly(target, opts, emptyResult(), this.#invocation(target, state, next, { newRun: true }));
       if (admitted.retryAt !== null) this.#d.wake(admitted.retryAt);
+      else {
+        this.#gate.enqueued(workflow);
+        // the place it didn't take goes to the oldest queued run
+        if (behind) void this.#startQueued(target);
+      }
       return emptyResult();
     }
     try {
@@ -187,6 +194,7 @@ export class RunDriver {
         }
       }
       counted = true;
+      if (queued) this.#gate.dequeued(workflow);
       // claimed before anything runs: a resume URL or a cancel that comes now finds the run
       // running (409), instead of being answered and then overwritten by this node's commit
       if ((fresh.due_at_ms !== null || fresh.status === "suspended") && !(await this.#claims.load({ id: fresh.id, status: fresh.status, wait: fresh.wait }))) return;
@@ -289,7 +297,9 @@ export class RunDriver {
     }
     try {
       // oldest first, each counted in the gate before the next is looked at
-      for (const row of await this.#d.store.runs.queued({ workflowId: workflow.id }, Date.now(), 8)) {
+      const queued = await this.#d.store.runs.queued({ workflowId: workflow.id }, Date.now(), 8);
+      if (queued.length === 0) this.#gate.queueEmpty(workflow);
+      for (const row of queued) {
         if (this.#inFlight.has(row.id)) continue;
         if (!this.#gate.tryStart(workflow, Date.now()).ok) return;
         void this.resume(target, row, true).catch((e: unknown) => this.#d.log(e, `starting queued run ${row.id} failed`));

@@ -13,6 +13,12 @@ export class RunGate {
   readonly #active = new Map<string, number>();
   /** start times (ms) within the current rate window, oldest first */
   readonly #starts = new Map<string, number[]>();
+  /**
+   * runs of each workflow turned away here for room (settings.concurrency) and not started since:
+   * while there are some, a new run joins the queue behind them. A hint, not a count the store
+   * keeps: a queued run cancelled meanwhile is forgotten when the store shows the queue empty.
+   */
+  readonly #queued = new Map<string, number>();
 
   /**
    * Whether a run of `w` may start now; if so it is counted (started, and driven until `idle`).
@@ -43,6 +49,32 @@ export class RunGate {
     if (limit && (this.#active.get(w.id) ?? 0) >= limit) return false;
     this.busy(w);
     return true;
+  }
+
+  /**
+   * Whether a new run of `w` goes to the end of its queue: runs wait in it for room, and one
+   * taking a place that is free for a moment (a run just ended, the limit was raised) would pass
+   * them. Runs start in the order they came.
+   */
+  queueAhead(w: WorkflowRow): boolean {
+    return Boolean(w.settings?.concurrency) && (this.#queued.get(w.id) ?? 0) > 0;
+  }
+
+  /** a run of `w` waits in its queue for room */
+  enqueued(w: WorkflowRow): void {
+    this.#queued.set(w.id, (this.#queued.get(w.id) ?? 0) + 1);
+  }
+
+  /** a queued run of `w` starts */
+  dequeued(w: WorkflowRow): void {
+    const n = (this.#queued.get(w.id) ?? 0) - 1;
+    if (n > 0) this.#queued.set(w.id, n);
+    else this.#queued.delete(w.id);
+  }
+
+  /** the store holds no run of `w` waiting for room */
+  queueEmpty(w: WorkflowRow): void {
+    this.#queued.delete(w.id);
   }
 
   /** a run of `w` that had started before is driven here from now until `idle` */
