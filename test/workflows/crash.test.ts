@@ -179,3 +179,67 @@ test("kill -9 of the runner with 50 runs in flight: every run completes, no step
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test("kill -9 with a concurrency-1 queue: after the restart the runs go on one at a time, in the order they came", { timeout: 120_000 }, async () => {
+  // each run's step says when it starts and ends; the queue is read back from those calls
+  const calls: string[] = [];
+  const counter = createServer((req, res) => {
+    calls.push(req.url!);
+    res.end("{}");
+  });
+  await new Promise<void>((r) => counter.listen(0, "127.0.0.1", r));
+  const port = (counter.address() as AddressInfo).port;
+  const dataDir = mkdtempSync(join(tmpdir(), "tributary-wf-queue-crash-"));
+  const pg = await postgresFor();
+  const adminKey = "queue-crash-admin-key";
+  const env = { TRIBUTARY_STORE: "sqlite", ...pg?.env, TRIBUTARY_DATA_DIR: dataDir, TRIBUTARY_ADMIN_KEY: adminKey, TRIBUTARY_FETCH_ALLOW: `127.0.0.1:${port}` };
+  const say = (what: string) => `await fetch("http://127.0.0.1:${port}/" + steps.trigger.event.body.i + "/${what}");`;
+  let service = await start(env);
+  try {
+    const api = adminApi(adminKey);
+    const created = await api(service.url, "POST", "/v1/workflows", {
+      name: "queue-crash",
+      trigger: { type: "http" },
+      settings: { concurrency: 1 },
+      steps: [{ name: "work", code: `export default { async run({ steps }) { ${say("start")} await new Promise((r) => setTimeout(r, 100)); ${say("end")} } };` }],
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const w = created.body.data;
+    const endpoint = `${service.url}${new URL(w.trigger.endpoint_url).pathname}`;
+    const RUNS = 20;
+    // one after another: the order they came in is known
+    for (let i = 0; i < RUNS; i++) assert.equal((await fetch(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ i }) })).status, 200);
+    // killed once a few have run, with the rest waiting in the queue
+    for (const until = Date.now() + 30_000; calls.filter((c) => c.endsWith("/end")).length < 3; ) {
+      if (Date.now() > until) throw new Error("the queue did not move");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await stop(service.child, "SIGKILL");
+    service = await start(env);
+    for (const until = Date.now() + 60_000; ; ) {
+      const list = (await api(service.url, "GET", `/v1/workflows/${w.id}/runs?limit=100`)).body.data as any[];
+      if (list.length === RUNS && list.every((r) => r.status === "succeeded")) break;
+      if (Date.now() > until) throw new Error(`runs did not all complete: ${JSON.stringify(list.map((r) => r.status))}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // a step cut short by the kill started again (allowed: it hadn't committed); otherwise each
+    // start is followed by its own end before the next start, in the order the runs came
+    const starts: number[] = [];
+    let open: number | undefined;
+    for (const call of calls) {
+      const [, i, what] = call.split("/");
+      if (what === "start") {
+        if (open !== undefined && open !== Number(i)) assert.fail(`run ${i} started while run ${open} was executing: ${calls.join(" ")}`);
+        open = Number(i);
+        if (starts.at(-1) !== open) starts.push(open);
+      } else if (Number(i) === open) open = undefined;
+    }
+    assert.deepEqual(starts, Array.from({ length: RUNS }, (_, i) => i), `the runs started in the order they came: ${calls.join(" ")}`);
+    await stop(service.child, "SIGTERM");
+  } finally {
+    await stop(service.child, "SIGKILL");
+    counter.close();
+    await pg?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -161,10 +161,20 @@ export class RunDriver {
     this.#inFlight.add(row.id);
     let counted = reserved;
     try {
+      const read = phaseOf(row);
+      // A run a stopped node left executing counts at once, before its row is read again: a queued
+      // run taken up in the same scan (after a restart, a takeover) must not start beside it while
+      // that read is on its way (PostgreSQL answers reads in any order).
+      if (!counted && row.status === "running" && row.due_at_ms === null) {
+        this.#gate.busy(workflow);
+        counted = true;
+      }
       // A row a scan read may be older than a step this node committed since (that step must not
       // run again). A waiting run's is checked by its claim below (the claim needs the status and
-      // wait it read, and every commit that moves a run on changes them); any other is read again.
-      const fresh = row.due_at_ms !== null ? row : await this.#d.store.runs.byId(row.id);
+      // wait it read, and every commit that moves a run on changes them), a queued one's too (read
+      // again, queued runs reached the gate in the order those reads came back, not the order they
+      // came in); any other is read again.
+      const fresh = row.due_at_ms !== null || read.kind === "queued" ? row : await this.#d.store.runs.byId(row.id);
       const now = Date.now();
       const phase = fresh && phaseOf(fresh);
       if (!fresh || !phase || phase.kind === "ended") return;
