@@ -8,6 +8,13 @@ test("a held run retries by itself after a backoff that doubles while it finds n
   assert.deepEqual(waits, [100, 200, 400, 800, 1600, 3200, 5000, 5000]);
 });
 
+test("while many runs are held, each tries again less often by itself (the runs that end take them up meanwhile)", () => {
+  const holds = new RunHolds();
+  for (let i = 0; i < 1000; i++) holds.retryAt("w", `r${i}`, 0);
+  const waits = Array.from({ length: 12 }, () => holds.retryAt("w", "r0", 0));
+  assert.equal(waits.at(-1), 1000 * 50, "1,000 held: at most every 50 s");
+});
+
 test("held runs are taken up oldest first, per workflow, each once", () => {
   const holds = new RunHolds();
   holds.retryAt("w1", "a", 0);

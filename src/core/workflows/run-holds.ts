@@ -7,6 +7,12 @@
 
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
+/**
+ * ...and longer while many are held: the runs that end take the held ones up one by one anyway,
+ * and 100,000 delays ending at once for a workflow with `concurrency: 10` must not each try
+ * again every 5 s (20,000 store writes a second)
+ */
+const MAX_RETRY_MS_PER_HELD = 50;
 /** runs remembered at most (their due time still takes them up past it) */
 const MAX_HELD = 100_000;
 
@@ -24,7 +30,8 @@ export class RunHolds {
     let held = this.#byWorkflow.get(workflowId);
     if (!held) this.#byWorkflow.set(workflowId, (held = new Set()));
     held.add(runId);
-    return now + Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (tries - 1));
+    const cap = Math.max(MAX_RETRY_MS, held.size * MAX_RETRY_MS_PER_HELD);
+    return now + Math.min(cap, FIRST_RETRY_MS * 2 ** Math.min(tries - 1, 30));
   }
 
   /** `runId` found room: it is no longer held */
