@@ -8,10 +8,11 @@ import { newRunState, type RunState } from "./run-record.ts";
 import { planRetry } from "./run-retry.ts";
 import { checkWaitKey, type WaitAction } from "./run-wait.ts";
 import type { ReplayDeployment } from "./runs.ts";
-import { outsideChange, queuedPhase, storedAs, STEPS_AT_END, type OutsideAction } from "./run-machine.ts";
+import { queuedPhase, storedAs, STEPS_AT_END } from "./run-machine.ts";
+import { outsideChange, type OutsideAction } from "./run-outside.ts";
 
 // What changes a run from outside the engine: a replay, a cancel through the API, and the resume
-// and cancel URLs a step's $.flow call gave out. What each does to the run is run-machine.ts's
+// and cancel URLs a step's $.flow call gave out. What each does to the run is run-outside.ts's
 // `outsideChange`; the store writes it as one conditional update (the store is the truth), then
 // the node that drives the workflow's runs is told.
 
@@ -108,7 +109,7 @@ export class RunActions {
   /**
    * Cancels a running or waiting run: one conditional change of the row as read, so of a resume
    * and a cancel sent at once (on any nodes) exactly one wins; the other is a 409 saying what
-   * happened (run-machine.ts `outsideChange`).
+   * happened (run-outside.ts `outsideChange`).
    */
   async cancel(run: RunRow, url?: { idx: number; runs: number }): Promise<void> {
     for (let row: RunRow | undefined = run, tries = 0; row; tries++) {

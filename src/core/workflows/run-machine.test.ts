@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import type { InvokeResult, StepReport } from "../../runtime/protocol.ts";
 import type { RunStepStatus, WorkflowRow } from "../../store/port.ts";
 import { newRunState, type RunState } from "./run-record.ts";
-import { outsideChange, phaseOf, storedAs, transition, type Next, type RunEvent, type RunPhase, type StoredPhase } from "./run-machine.ts";
+import { phaseOf, storedAs, transition, type Next, type RunEvent, type RunPhase, type StoredPhase } from "./run-machine.ts";
+import { outsideChange } from "./run-outside.ts";
 
 // Every transition of a run, table by table: the phase it starts in, what happened, the phase
 // it ends in, what the engine does next, and what becomes of the step rows.
