@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
@@ -40,11 +40,11 @@ function checkout(ref: string): { root: string; remove: () => void } {
   const root = mkdtempSync(join(tmpdir(), "tributary-ab-"));
   execFileSync("git", ["-C", REPO, "worktree", "add", "--detach", "--force", root, ref], { stdio: "ignore" });
   const modules = join(REPO, "node_modules");
+  mkdirSync(join(root, "node_modules"), { recursive: true });
   // not .cache: the runner's bundles are built per checkout, and the worktree may live under it
   for (const entry of readdirSync(modules).filter((e) => e !== ".cache")) {
     const from = join(modules, entry);
     const to = join(root, "node_modules", entry);
-    execFileSync("mkdir", ["-p", join(root, "node_modules")]);
     try {
       execFileSync("cp", ["-al", from, to], { stdio: "ignore" });
     } catch {
