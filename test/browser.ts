@@ -42,7 +42,9 @@ export async function openDashboard(t: TestApp, opts: { viewport?: { width: numb
   });
   if (opts.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
   const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(origin + "/");
+  // the first page a fresh Chromium loads can take long on a busy 2-core machine (one CI run
+  // passed 30 s, Playwright's default, while the suite's other files ran beside it)
+  await page.goto(origin + "/", { timeout: 90_000 });
   await page.getByLabel("API key").fill(t.adminKey);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { name: "Sources", exact: true }).waitFor();
